@@ -1,0 +1,136 @@
+"""Diagnostics: stable codes, the rule each one enforces, and the Diagnostics object a run returns.
+
+A check that fails creates a :class:`Diagnostic` naming the code, the kernel source line, the
+address/size and the rule broken. Fatal ones (the hardware would abort) also raise
+:class:`KernelAbort`, which the launcher catches per core; the rest are collected and the run goes on.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterator
+
+ERROR = "error"
+WARNING = "warning"
+
+#: code -> (severity, fatal, rule). Codes are stable: tests and CI gates key on them.
+CODES: dict[str, tuple[str, bool, str]] = {
+    "UB_MISALIGNED": (ERROR, True, "UB address of an aligned access (LoadAlign/StoreAlign/DataCopy) must be aligned"),
+    "UB_OUT_OF_BOUNDS": (ERROR, True, "UB access must stay inside the physical UB"),
+    "GM_OUT_OF_BOUNDS": (ERROR, True, "GM access must stay inside the GM buffer"),
+    "UB_OVER_BUDGET": (ERROR, True, "InitBuffer total must fit the UB budget"),
+    "TOO_MANY_BUFFERS": (ERROR, True, "at most 64 buffers over all InitBuffer calls"),
+    "UNDEFINED_READ": (ERROR, False, "UB bytes that were never written must not reach GM or a scalar read"),
+    "QUEUE_DEQUE_EMPTY": (ERROR, True, "DeQue needs a tensor EnQue'd before"),
+    "QUEUE_DOUBLE_FREE": (ERROR, True, "FreeTensor of a buffer that is not allocated"),
+    "QUEUE_NO_FREE_BUFFER": (ERROR, True, "AllocTensor needs a free buffer (FreeTensor the previous ones)"),
+    "QUEUE_DEPTH_EXCEEDED": (ERROR, True, "more consecutive EnQue than the queue depth"),
+    "QUEUE_NOT_INITIALISED": (ERROR, True, "a queue or TBuf must be given memory by InitBuffer before use"),
+    "QUEUE_LEAK": (ERROR, False, "every allocated queue buffer must be freed before the kernel ends"),
+    "UNALIGN_STORE_NOT_FLUSHED": (ERROR, False, "StoreUnAlign must be followed by StoreUnAlignPost before the VF ends"),
+    "GM_WRITE_CONFLICT": (ERROR, False, "two cores must not write the same GM bytes"),
+    "ZEROING_ACCUMULATOR": (WARNING, False, "an accumulator updated in ZEROING mode under a partial mask loses the lanes outside it; use MERGING"),
+    "REGISTER_LIMIT": (ERROR, True, "VF register file limits (UnalignReg 4+4, loop nesting 4)"),
+    "REGISTER_SPILL": (WARNING, False, "more than 32 RegTensor / 8 MaskReg live in one VF spill to UB"),
+    "BAD_PARAMETER": (ERROR, True, "API parameter outside its documented range"),
+    "MASK_ZERO": (WARNING, False, "a level-0 call with an empty mask is not guaranteed to be a no-op on Ascend 950"),
+}
+
+_PKG_DIRS = (os.path.dirname(os.path.abspath(__file__)) + os.sep,)
+
+
+def kernel_frame(skip_dirs: tuple[str, ...] = _PKG_DIRS) -> tuple[str, int]:
+    """(file, line) of the innermost caller outside the toolkit package: the kernel source line."""
+    f = sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not fn.startswith(skip_dirs):
+            return fn, f.f_lineno
+        f = f.f_back
+    return "?", 0
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    severity: str
+    message: str
+    rule: str
+    file: str = "?"
+    line: int = 0
+    core: int | None = None
+    address: int | None = None
+    size: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def fatal(self) -> bool:
+        return CODES[self.code][1]
+
+    def location(self) -> str:
+        return f"{os.path.relpath(self.file) if self.file != '?' else '?'}:{self.line}"
+
+    def one_line(self) -> str:
+        where = f"core {self.core} " if self.core is not None else ""
+        addr = ""
+        if self.address is not None:
+            addr = f" [addr 0x{self.address:x}" + (f", {self.size} B]" if self.size is not None else "]")
+        return f"{self.severity} {self.code} {where}at {self.location()}: {self.message}{addr} (rule: {self.rule})"
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["location"] = self.location()
+        return d
+
+
+class KernelAbort(Exception):
+    """Raised for a fatal diagnostic: the emulated core stops, as the hardware would."""
+
+    def __init__(self, diag: Diagnostic):
+        super().__init__(diag.one_line())
+        self.diag = diag
+
+
+class Diagnostics:
+    """Ordered, de-duplicated collection of diagnostics of one run."""
+
+    def __init__(self) -> None:
+        self._items: list[Diagnostic] = []
+        self._seen: set[tuple] = set()
+
+    def report(self, code: str, message: str, *, core: int | None = None, address: int | None = None,
+               size: int | None = None, where: tuple[str, int] | None = None, raise_fatal: bool = True,
+               **extra: Any) -> Diagnostic:
+        severity, fatal, rule = CODES[code]
+        file, line = where if where is not None else kernel_frame()
+        diag = Diagnostic(code, severity, message, rule, file, line, core, address, size, dict(extra))
+        key = (code, file, line, core if fatal else None, message if fatal else None)
+        if key not in self._seen:
+            self._seen.add(key)
+            self._items.append(diag)
+        if fatal and raise_fatal:
+            raise KernelAbort(diag)
+        return diag
+
+    def add(self, diag: Diagnostic) -> None:
+        self._items.append(diag)
+
+    def extend(self, other: "Diagnostics") -> None:
+        for d in other:
+            self.add(d)
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def codes(self) -> list[str]:
+        return [d.code for d in self._items]
+
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self._items if d.severity == ERROR]
+
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self._items if d.severity == WARNING]

@@ -1,0 +1,177 @@
+"""DataCopy / DataCopyPad between GM and UB (MTE2 in, MTE3 out), per api-facts section 12.
+
+GM->UB DataCopyPad: GM block k starts at ``src + k*(blockLen + srcStride)`` bytes; UB block k at
+``dst + k*AlignUp(dstStride*32 + leftPad*sz + blockLen + rightPad*sz, 32)``; each UB block is padded
+to 32 B (left/right padding with ``paddingValue`` when ``isPad``; with no padding requested, the
+filler is the block's first element; otherwise the filler is unspecified and stays *undefined*).
+UB->GM DataCopyPad: UB block k at ``src + k*AlignUp(srcStride*32 + blockLen, 32)``; GM block k at
+``dst + k*(blockLen + dstStride)``; only ``blockLen`` bytes per block reach GM.
+DataCopy moves ``count*sizeof(T)`` rounded *down* to 32 B, or blocks in 32 B units with DataCopyParams.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .diagnostics import kernel_frame
+from .dtypes import scalar_value
+from .events import Dma
+from .runtime import current
+from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write
+
+
+@dataclass
+class DataCopyParams:
+    """Block mode of DataCopy: blockLen and strides in 32 B units."""
+
+    blockCount: int = 1
+    blockLen: int = 0
+    srcStride: int = 0
+    dstStride: int = 0
+
+
+@dataclass
+class DataCopyExtParams:
+    """blockCount, blockLen (bytes), srcStride, dstStride (units depend on direction), rsv."""
+
+    blockCount: int = 1
+    blockLen: int = 0
+    srcStride: int = 0
+    dstStride: int = 0
+    rsv: int = 0
+
+
+DataCopyPadParams = DataCopyExtParams
+
+
+@dataclass
+class DataCopyPadExtParams:
+    isPad: bool = False
+    leftPadding: int = 0
+    rightPadding: int = 0
+    paddingValue: Any = 0
+
+
+def _align32(n: int) -> int:
+    return (n + 31) // 32 * 32
+
+
+def _block_index(starts: np.ndarray, length: int) -> np.ndarray:
+    return (starts[:, None] + np.arange(length, dtype=np.int64)[None, :]).ravel()
+
+
+def _check_ext(ctx, ext: DataCopyExtParams, what: str) -> None:
+    m = ctx.machine
+    if not 0 <= ext.blockCount <= m.gm_max_block_count or not 0 <= ext.blockLen <= m.gm_max_block_len:
+        ctx.report("BAD_PARAMETER", f"{what}: blockCount {ext.blockCount} / blockLen {ext.blockLen} out of range "
+                   f"(<= {m.gm_max_block_count} / <= {m.gm_max_block_len})")
+
+
+def _gm_to_ub(ctx, dst: LocalTensor, src: GlobalTensor, gm_starts: np.ndarray, ub_starts: np.ndarray,
+              length: int, api: str, fill: list | None = None) -> None:
+    """Copy ``len(gm_starts)`` blocks of ``length`` bytes GM->UB (callers computed the layout)."""
+    ub = ctx.ub
+    nblk = gm_starts.size
+    if nblk == 0 or length == 0:
+        return
+    ub.check(int(ub_starts.min()), int(ub_starts.max() - ub_starts.min()) + length, api)
+    check_gm(src.buf, int(gm_starts.min()), int(gm_starts.max() - gm_starts.min()) + length, api)
+    if not ctx.dry_run:
+        data = src.buf.data[_block_index(gm_starts, length)]
+        ub.write_at(_block_index(ub_starts, length), data)
+        for addr, nbytes, value, defined in fill or ():
+            ub.write(addr, value, defined)
+    ctx.emit(Dma("GM2UB", api, dst.addr, src.buf.name, src.offset, nblk * length, nblk, length, kernel_frame()))
+
+
+def _ub_to_gm(ctx, dst: GlobalTensor, src: LocalTensor, gm_starts: np.ndarray, ub_starts: np.ndarray,
+              length: int, api: str) -> None:
+    ub = ctx.ub
+    nblk = gm_starts.size
+    if nblk == 0 or length == 0:
+        return
+    ub.check(int(ub_starts.min()), int(ub_starts.max() - ub_starts.min()) + length, api)
+    check_gm(dst.buf, int(gm_starts.min()), int(gm_starts.max() - gm_starts.min()) + length, api)
+    if not ctx.dry_run:
+        ub_idx = _block_index(ub_starts, length)
+        shadow = ub.defined[ub_idx]
+        if not shadow.all():
+            first = int(ub_idx[int(np.argmin(shadow))])
+            ctx.report("UNDEFINED_READ", f"{api} to {dst.buf.name} copies {int((~shadow).sum())} never-written "
+                       f"UB byte(s), first at {first}", address=first, size=int((~shadow).sum()))
+        data = ub.data[ub_idx]
+        gm_idx = _block_index(gm_starts, length)
+        if gm_idx.size and np.all(np.diff(gm_idx) == 1):
+            gm_write(dst.buf, int(gm_idx[0]), data)
+        else:
+            for k in range(nblk):
+                gm_write(dst.buf, int(gm_starts[k]), data[k * length:(k + 1) * length])
+    ctx.emit(Dma("UB2GM", api, src.addr, dst.buf.name, dst.offset, nblk * length, nblk, length, kernel_frame()))
+
+
+def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
+    """``DataCopy(dst, src, count)`` (contiguous, 32 B granules) or ``DataCopy(dst, src, DataCopyParams)``."""
+    ctx = current()
+    if isinstance(count_or_params, DataCopyParams):
+        p = count_or_params
+        n, length = int(p.blockCount), int(p.blockLen) * 32
+        src_step, dst_step = length + int(p.srcStride) * 32, length + int(p.dstStride) * 32
+    else:
+        nbytes = int(scalar_value(count_or_params)) * src.dtype.itemsize
+        n, length, src_step, dst_step = 1, nbytes // 32 * 32, 0, 0
+    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+        ctx.ub.check(dst.addr, 0, "DataCopy", align=32)
+        _gm_to_ub(ctx, dst, src, src.offset + src_step * np.arange(n), dst.addr + dst_step * np.arange(n),
+                  length, "DataCopy")
+    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        ctx.ub.check(src.addr, 0, "DataCopy", align=32)
+        _ub_to_gm(ctx, dst, src, dst.offset + dst_step * np.arange(n), src.addr + src_step * np.arange(n),
+                  length, "DataCopy")
+    else:
+        raise TypeError("DataCopy between UB tensors is not emulated (use a vector copy)")
+
+
+def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtParams | None = None) -> None:
+    ctx = current()
+    _check_ext(ctx, ext, "DataCopyPad")
+    n, length = int(ext.blockCount), int(ext.blockLen)
+    if n == 0 or length == 0:
+        return
+    k = np.arange(n, dtype=np.int64)
+    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+        pad = pad or DataCopyPadExtParams()
+        sz = dst.dtype.itemsize
+        left, right = int(pad.leftPadding) * sz, int(pad.rightPadding) * sz
+        ub_stride = _align32(int(ext.dstStride) * 32 + left + length + right)
+        ctx.ub.check(dst.addr, 0, "DataCopyPad", align=32)
+        gm_starts = src.offset + k * (length + int(ext.srcStride))
+        ub_starts = dst.addr + k * ub_stride
+        fill = [] if ctx.dry_run else _pad_fill(ctx, src, gm_starts, ub_starts, length, left, right, pad, sz)
+        _gm_to_ub(ctx, dst, src, gm_starts, ub_starts + left, length, "DataCopyPad", fill)
+    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        ctx.ub.check(src.addr, 0, "DataCopyPad", align=32)
+        ub_stride = _align32(int(ext.srcStride) * 32 + length)
+        _ub_to_gm(ctx, dst, src, dst.offset + k * (length + int(ext.dstStride)), src.addr + k * ub_stride,
+                  length, "DataCopyPad")
+    else:
+        raise TypeError("DataCopyPad needs one LocalTensor and one GlobalTensor")
+
+
+def _pad_fill(ctx, src: GlobalTensor, gm_starts, ub_starts, length, left, right, pad, sz) -> list:
+    """UB-side padding of each block: (addr, nbytes, bytes, defined) writes applied after the data."""
+    fill = []
+    total = _align32(left + length + right)
+    dummy = total - (left + length + right)
+    pad_bytes = np.array([pad.paddingValue], dtype=src.dtype).view(np.uint8)
+    for g, u in zip(gm_starts.tolist(), ub_starts.tolist()):
+        if left or right:
+            defined = bool(pad.isPad)
+            for addr, nb in ((u, left), (u + left + length, right + dummy)):
+                if nb:
+                    fill.append((addr, nb, np.resize(pad_bytes, nb), defined))
+        elif dummy:
+            first = src.buf.data[g:g + sz]
+            fill.append((u + length, dummy, np.resize(first, dummy), True))
+    return fill

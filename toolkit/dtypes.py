@@ -1,0 +1,96 @@
+"""C scalar type names used by kernel ports (``bfloat16_t``, ``uint32_t`` ...), mapped to numpy dtypes.
+
+Each name is a class that serves two purposes, as in the C++ it mirrors:
+
+* a *type tag* in template-like positions: ``LoadAlign[bfloat16_t, LoadDist.DIST_UNPACK_B16](...)``,
+  ``queue.AllocTensor(float)``; Python's ``float`` means fp32 and ``int`` means int32;
+* a *mutable scalar variable* where the C++ passes a scalar by reference:
+  ``remain = uint32_t(n); mask = UpdateMask[float](remain)`` updates ``remain.value``.
+
+bf16 comes from ml_dtypes; no bit tricks here.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import ml_dtypes
+import numpy as np
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+class CScalar:
+    """A C scalar variable: a value of a fixed numpy dtype, mutable in place (passed by reference)."""
+
+    dtype: ClassVar[np.dtype]
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any = 0):
+        self.value = self._wrap(value.value if isinstance(value, CScalar) else value)
+
+    @classmethod
+    def _wrap(cls, v: Any) -> Any:
+        if cls.dtype.kind in "iu":
+            bits = cls.dtype.itemsize * 8
+            v = int(v) & ((1 << bits) - 1)
+            if cls.dtype.kind == "i" and v >= 1 << (bits - 1):
+                v -= 1 << bits
+            return v
+        return float(cls.dtype.type(v))
+
+    def __int__(self) -> int:
+        return int(self.value)
+
+    def __index__(self) -> int:
+        return int(self.value)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.value})"
+
+
+def _ctype(name: str, dt: Any) -> type[CScalar]:
+    return type(name, (CScalar,), {"dtype": np.dtype(dt), "__slots__": ()})
+
+
+int8_t = _ctype("int8_t", np.int8)
+uint8_t = _ctype("uint8_t", np.uint8)
+int16_t = _ctype("int16_t", np.int16)
+uint16_t = _ctype("uint16_t", np.uint16)
+int32_t = _ctype("int32_t", np.int32)
+uint32_t = _ctype("uint32_t", np.uint32)
+int64_t = _ctype("int64_t", np.int64)
+uint64_t = _ctype("uint64_t", np.uint64)
+half = _ctype("half", np.float16)
+bfloat16_t = _ctype("bfloat16_t", BF16)
+float32_t = _ctype("float32_t", np.float32)
+
+
+def np_dtype(t: Any) -> np.dtype:
+    """Resolve a type tag (C name class, Python ``float``/``int``, numpy type or dtype) to a numpy dtype."""
+    if t is float:
+        return np.dtype(np.float32)
+    if t is int:
+        return np.dtype(np.int32)
+    if t is bool:
+        return np.dtype(np.uint8)
+    if isinstance(t, type) and issubclass(t, CScalar):
+        return t.dtype
+    return np.dtype(t)
+
+
+def type_name(dt: np.dtype) -> str:
+    """C spelling of a numpy dtype, for messages."""
+    names = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t"}
+    return names.get(dt.name, dt.name + "_t")
+
+
+def scalar_value(v: Any) -> Any:
+    """Plain Python value of a scalar argument (CScalar or number)."""
+    return v.value if isinstance(v, CScalar) else v
+
+
+def is_float(dt: np.dtype) -> bool:
+    return dt.kind == "f" or dt == BF16

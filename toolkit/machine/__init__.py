@@ -1,0 +1,108 @@
+"""The machine model as data: load, validate and freeze ``ascend950.toml``.
+
+Every numeric leaf of the file is ``{value = ..., source = "..."}``; a leaf without a source note,
+an instruction entry without all its fields, or an unknown lane/issue class is a load error.
+Instruction costs are looked up through :meth:`Machine.instr`, which raises for an opcode that has
+no entry (never a silent zero).
+"""
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from types import MappingProxyType
+from typing import Any, Mapping
+
+LANES = ("RVECEX", "RVECLD", "RVECST", "RVECLP", "MEMBAR")
+ISSUE_CLASSES = ("dual", "single")
+_INSTR_FIELDS = ("lane", "issue", "duration", "latency", "ii", "source")
+
+
+class MachineError(ValueError):
+    """The machine file is malformed or an opcode has no cost entry."""
+
+
+@dataclass(frozen=True)
+class InstrCost:
+    """Cost entry of one vector opcode."""
+
+    opcode: str
+    lane: str          #: trace lane: RVECEX / RVECLD / RVECST / RVECLP / MEMBAR
+    issue: str         #: "dual" (either execute port) or "single" (port 0 only)
+    duration: int      #: trace event length (issue -> complete) as cannsim draws it
+    latency: int       #: forwarding latency to a dependent instruction
+    ii: int            #: initiation interval on its unit
+    source: str
+
+
+@dataclass(frozen=True)
+class Machine:
+    """Frozen view of the machine file. ``params[section][key]`` gives a value; ``sources`` its note."""
+
+    name: str
+    version: str
+    params: Mapping[str, Mapping[str, Any]]
+    sources: Mapping[str, Mapping[str, str]]
+    instructions: Mapping[str, InstrCost] = field(repr=False)
+
+    def __getattr__(self, item: str) -> Any:
+        # Convenience: machine.vl_bytes looks the key up in [core], then [registers], [dma], [timing].
+        for section in ("core", "registers", "dma", "timing", "numerics"):
+            sec = self.params.get(section, {})
+            if item in sec:
+                return sec[item]
+        raise AttributeError(item)
+
+    def get(self, section: str, key: str) -> Any:
+        try:
+            return self.params[section][key]
+        except KeyError:
+            raise MachineError(f"machine model {self.name} has no [{section}] {key}") from None
+
+    def instr(self, opcode: str) -> InstrCost:
+        try:
+            return self.instructions[opcode]
+        except KeyError:
+            raise MachineError(f"opcode {opcode} has no cost entry in machine model {self.name}") from None
+
+
+def _leaf(section: str, key: str, raw: Any) -> tuple[Any, str]:
+    if not isinstance(raw, dict) or set(raw) != {"value", "source"}:
+        raise MachineError(f"[{section}] {key}: every parameter must be {{value = ..., source = \"...\"}}")
+    if not str(raw["source"]).strip():
+        raise MachineError(f"[{section}] {key}: empty source note")
+    return raw["value"], raw["source"]
+
+
+def parse_machine(doc: Mapping[str, Any]) -> Machine:
+    meta = doc.get("meta", {})
+    params: dict[str, dict[str, Any]] = {}
+    sources: dict[str, dict[str, str]] = {}
+    for section, body in doc.items():
+        if section in ("meta", "instructions"):
+            continue
+        params[section], sources[section] = {}, {}
+        for key, raw in body.items():
+            params[section][key], sources[section][key] = _leaf(section, key, raw)
+    instrs: dict[str, InstrCost] = {}
+    for op, body in doc.get("instructions", {}).items():
+        missing = [f for f in _INSTR_FIELDS if f not in body]
+        if missing:
+            raise MachineError(f"[instructions.{op}] missing {', '.join(missing)}")
+        if body["lane"] not in LANES or body["issue"] not in ISSUE_CLASSES:
+            raise MachineError(f"[instructions.{op}] unknown lane or issue class")
+        instrs[op] = InstrCost(op, body["lane"], body["issue"], int(body["duration"]),
+                               int(body["latency"]), int(body["ii"]), body["source"])
+    return Machine(
+        name=meta.get("name", "?"), version=str(meta.get("version", "?")),
+        params=MappingProxyType({k: MappingProxyType(v) for k, v in params.items()}),
+        sources=MappingProxyType({k: MappingProxyType(v) for k, v in sources.items()}),
+        instructions=MappingProxyType(instrs),
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def load_machine(name: str = "ascend950") -> Machine:
+    text = resources.files(__package__).joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    return parse_machine(tomllib.loads(text))

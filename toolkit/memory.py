@@ -1,0 +1,85 @@
+"""Byte-level memories: the per-core Unified Buffer and the GM buffers shared by all cores.
+
+UB keeps a *definedness* shadow per byte (valgrind style): bytes become defined when a DMA, a store
+or a scalar write puts defined data there. Loads of undefined bytes are legal (kernels routinely
+over-read a tail and mask it off); the shadow follows the data into registers and back, and only a
+*use* of undefined bytes (a DMA to GM, a scalar read) is reported as UNDEFINED_READ.
+
+GM buffers remember which core last wrote each byte, for the cross-core write-conflict check.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostics
+
+
+class UbMemory:
+    """One core's Unified Buffer: ``size`` bytes of data plus a definedness shadow."""
+
+    def __init__(self, size: int, diagnostics: "Diagnostics", core: int | None = None):
+        self.size = size
+        self.data = np.zeros(size, dtype=np.uint8)
+        self.defined = np.zeros(size, dtype=bool)
+        self.diag = diagnostics
+        self.core = core
+
+    # -- checks -------------------------------------------------------------------------------
+    def check(self, addr: int, nbytes: int, what: str, align: int = 1) -> None:
+        if addr < 0 or addr + nbytes > self.size:
+            self.diag.report("UB_OUT_OF_BOUNDS",
+                             f"{what} touches UB [{addr}, {addr + nbytes}) outside [0, {self.size})",
+                             core=self.core, address=addr, size=nbytes)
+        if align > 1 and addr % align:
+            self.diag.report("UB_MISALIGNED", f"{what} at UB address {addr} is not {align} B aligned",
+                             core=self.core, address=addr, size=nbytes, alignment=align)
+
+    # -- raw access (callers have checked bounds) ---------------------------------------------
+    def view(self, addr: int, nbytes: int) -> np.ndarray:
+        return self.data[addr:addr + nbytes]
+
+    def all_defined(self, addr: int, nbytes: int) -> bool:
+        return bool(self.defined[addr:addr + nbytes].all())
+
+    def write(self, addr: int, raw: np.ndarray, defined: np.ndarray | bool = True) -> None:
+        n = raw.size
+        self.data[addr:addr + n] = raw
+        self.defined[addr:addr + n] = defined
+
+    def write_at(self, byte_index: np.ndarray, raw: np.ndarray, defined: np.ndarray | bool = True) -> None:
+        """Scatter bytes to arbitrary UB byte addresses (block-strided and masked stores)."""
+        self.data[byte_index] = raw
+        self.defined[byte_index] = defined
+
+    def require_defined(self, addr: int, nbytes: int, what: str) -> None:
+        """Report UNDEFINED_READ if any byte in the range was never written (a *use* of the data)."""
+        shadow = self.defined[addr:addr + nbytes]
+        if not shadow.all():
+            first = addr + int(np.argmin(shadow))
+            count = int(nbytes - shadow.sum())
+            self.diag.report("UNDEFINED_READ",
+                             f"{what} reads {count} never-written UB byte(s), first at {first}",
+                             core=self.core, address=first, size=count)
+
+
+class GmBuffer:
+    """A named global-memory allocation (one kernel argument), shared by all cores of a launch."""
+
+    def __init__(self, name: str, data: np.ndarray | bytes | int, fill: int = 0):
+        self.name = name
+        if isinstance(data, int):
+            self.data = np.full(data, fill, dtype=np.uint8)
+        else:
+            self.data = np.frombuffer(bytes(data) if not isinstance(data, np.ndarray) else data.tobytes(),
+                                      dtype=np.uint8).copy()
+        self.size = self.data.size
+        self.writer = np.full(self.size, -1, dtype=np.int16)
+
+    def as_array(self, dtype) -> np.ndarray:
+        return self.data.view(dtype)
+
+    def __repr__(self) -> str:
+        return f"GmBuffer({self.name}, {self.size} B)"

@@ -1,0 +1,171 @@
+"""Bit-faithful element math shared by both backends: conversions with rounding modes, tree reductions,
+and the element-wise operators (bf16 computed in fp32 then rounded with RINT).
+
+Choices where the hardware is unconfirmed are machine-model settings ([numerics] in the machine file).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .dtypes import BF16
+
+F32 = np.dtype(np.float32)
+F16 = np.dtype(np.float16)
+
+
+def is_floating(dt: np.dtype) -> bool:
+    return dt == BF16 or dt.kind == "f"
+
+
+def _f32_to_bf16_directed(x: np.ndarray, mode: str) -> np.ndarray:
+    """f32 -> bf16 with a directed/away rounding on the top 16 bits of the f32 encoding."""
+    bits = x.astype(F32).view(np.uint32)
+    low = bits & 0xFFFF
+    neg = (bits >> 31).astype(bool)
+    top = (bits >> 16).astype(np.uint32)
+    if mode == "TRUNC":
+        out = top
+    elif mode == "ROUND":
+        out = (bits + 0x8000) >> 16
+    elif mode == "FLOOR":
+        out = top + ((low != 0) & neg)
+    elif mode == "CEIL":
+        out = top + ((low != 0) & ~neg)
+    else:
+        raise ValueError(mode)
+    nan = np.isnan(x)
+    out = np.where(nan, top | 0x0040, out)
+    return out.astype(np.uint16).view(BF16)
+
+
+def _to_f16_directed(x: np.ndarray, mode: str) -> np.ndarray:
+    r = x.astype(F16)
+    r64, x64 = r.astype(np.float64), x.astype(np.float64)
+    if mode == "FLOOR":
+        return np.where(r64 > x64, np.nextafter(r, F16.type(-np.inf)), r)
+    if mode == "CEIL":
+        return np.where(r64 < x64, np.nextafter(r, F16.type(np.inf)), r)
+    if mode == "TRUNC":
+        return np.where(np.abs(r64) > np.abs(x64), np.nextafter(r, F16.type(0)), r)
+    if mode == "ROUND":
+        lo = np.where(r64 > x64, np.nextafter(r, F16.type(-np.inf)), r)
+        hi = np.where(r64 < x64, np.nextafter(r, F16.type(np.inf)), r)
+        dlo, dhi = x64 - lo.astype(np.float64), hi.astype(np.float64) - x64
+        away = np.where(x64 >= 0, hi, lo)
+        return np.where(dlo < dhi, lo, np.where(dhi < dlo, hi, away)).astype(F16)
+    raise ValueError(mode)
+
+
+def _float_to_int(x: np.ndarray, dt: np.dtype, mode: str) -> np.ndarray:
+    x64 = x.astype(np.float64)
+    if mode in ("RINT", "NONE"):
+        r = np.rint(x64)
+    elif mode == "FLOOR":
+        r = np.floor(x64)
+    elif mode == "CEIL":
+        r = np.ceil(x64)
+    elif mode == "ROUND":
+        r = np.sign(x64) * np.floor(np.abs(x64) + 0.5)
+    elif mode == "TRUNC":
+        r = np.trunc(x64)
+    else:
+        raise ValueError(mode)
+    info = np.iinfo(dt)
+    r = np.where(np.isnan(r), 0, np.clip(r, info.min, info.max))   # CTRL[59]=0: saturating
+    return r.astype(dt)
+
+
+def convert(x: np.ndarray, dst: np.dtype, mode: str = "RINT", overflow: str = "inf_nan") -> np.ndarray:
+    """Convert ``x`` to ``dst`` with rounding ``mode`` (RINT/FLOOR/CEIL/ROUND/TRUNC/NONE/ODD)."""
+    src = x.dtype
+    if src == dst:
+        return x.copy()
+    if is_floating(dst) and is_floating(src):
+        widening = dst.itemsize > src.itemsize or (dst == F32)
+        if widening and src.itemsize <= 2:
+            return x.astype(F32).astype(dst)
+        xf = x.astype(F32)
+        if dst == BF16:
+            out = xf.astype(BF16) if mode in ("RINT", "NONE", "ODD") else _f32_to_bf16_directed(xf, mode)
+        elif dst == F16:
+            out = xf.astype(F16) if mode in ("RINT", "NONE", "ODD") else _to_f16_directed(xf, mode)
+        else:
+            out = xf.astype(dst)
+        if overflow == "saturate":
+            big = float(np.finfo(np.float32).max if dst == F32 else (3.3895314e38 if dst == BF16 else 65504.0))
+            f = out.astype(F32)
+            out = np.where(np.isnan(f), 0, np.clip(f, -big, big)).astype(dst)
+        return out
+    if is_floating(src) and dst.kind in "iu":
+        return _float_to_int(x, dst, mode)
+    if src.kind in "iu" and is_floating(dst):
+        return x.astype(np.float64).astype(dst) if dst != BF16 else x.astype(np.float64).astype(F32).astype(BF16)
+    return x.astype(dst)
+
+
+def tree_reduce(values: np.ndarray, op: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """Adjacent-pair binary tree over the last axis (length a power of two): level 1 combines (x0,x1),
+    (x2,x3), ...; level 2 combines adjacent level-1 results; and so on. Returns shape[:-1]."""
+    v = values
+    while v.shape[-1] > 1:
+        v = op(v[..., 0::2], v[..., 1::2])
+    return v[..., 0]
+
+
+def _bf16_wrap(fn: Callable) -> Callable:
+    def g(*args):
+        return fn(*[a.astype(F32) if isinstance(a, np.ndarray) and a.dtype == BF16 else a for a in args]).astype(BF16)
+    return g
+
+
+def elementwise(name: str, dt: np.dtype) -> Callable:
+    """The element-wise operator ``name`` for dtype ``dt`` (bf16 computed in fp32, rounded RINT)."""
+    ops: dict[str, Callable] = {
+        "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
+        "max": _fmax, "min": _fmin, "sqrt": np.sqrt, "exp": np.exp, "abs": np.abs, "neg": np.negative,
+        "relu": lambda x: np.maximum(x, x.dtype.type(0)), "ln": np.log,
+    }
+    fn = ops[name]
+    if dt == BF16:
+        return _bf16_wrap(fn)
+    if name == "div" and dt.kind in "iu":
+        return lambda a, b: np.where(b == 0, 0, a // np.where(b == 0, 1, b)).astype(dt)
+    return fn
+
+
+def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.divide(a, b)
+
+
+def _fmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Max propagating NaN; max(+0, -0) = +0."""
+    r = np.maximum(a, b)
+    if r.dtype.kind == "f":
+        zero = (a == 0) & (b == 0)
+        if zero.any():
+            r = np.where(zero, np.where(np.signbit(a) & np.signbit(b), a, np.abs(a)), r)
+    return r
+
+
+def _fmin(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Min propagating NaN; min(+0, -0) = -0 (UNCONFIRMED for element-wise Min; docs state it for Reduce)."""
+    r = np.minimum(a, b)
+    if r.dtype.kind == "f":
+        zero = (a == 0) & (b == 0)
+        if zero.any():
+            r = np.where(zero, np.where(np.signbit(a) | np.signbit(b), -np.abs(a), a), r)
+    return r
+
+
+def type_min(dt: np.dtype):
+    if is_floating(dt):
+        return dt.type(-np.inf)
+    return np.iinfo(dt).min
+
+
+def type_max(dt: np.dtype):
+    if is_floating(dt):
+        return dt.type(np.inf)
+    return np.iinfo(dt).max

@@ -1,0 +1,81 @@
+"""RegBase ``Cast<DstT, SrcT, CastTrait>(dst, src, mask)`` with RegLayout lane placement (api-facts 8).
+
+Width change: the instruction processes as many elements as fit the wider type. Narrow -> wide with
+ratio r: ``dst[j] = convert(src[r*j + layout])``; wide -> narrow: ``dst[r*j + layout] = convert(src[j])``
+and the other narrow slots of lane j are 0. The mask is read at the *source* element granularity.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import BF16
+from ..numerics import convert, is_floating
+from ..runtime import current
+from .template import TArgs, template
+from .types import CastTrait, MaskMergeMode, MaskReg, RegLayout, RegTensor, RoundMode
+from .vf import current_recorder
+
+
+def _opcode(src: np.dtype, dst: np.dtype) -> str:
+    sf, df = is_floating(src), is_floating(dst)
+    return "RV_VCVT_" + {(True, True): "F2F", (True, False): "F2I", (False, True): "I2F",
+                         (False, False): "I2I"}[(sf, df)]
+
+
+@template
+def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
+    ctx = current()
+    rec = ctx.vf or current_recorder()
+    ddt = t.type(0) or dst.dtype
+    sdt = t.type(1) or src.dtype
+    trait = t.trait or CastTrait()
+    layout = max(trait.layoutMode.value, 0) if trait.layoutMode != RegLayout.UNKNOWN else 0
+    mode = trait.mrgMode if trait.mrgMode != MaskMergeMode.UNKNOWN else MaskMergeMode.ZEROING
+    rmode = trait.roundMode
+    if is_floating(sdt) and ddt == BF16 and sdt.itemsize == 4 and rmode == RoundMode.CAST_NONE:
+        ctx.report("BAD_PARAMETER", "Cast float -> bfloat16_t needs a rounding mode (CAST_NONE is rejected)")
+    rname = rmode.name.replace("CAST_", "")
+    overflow = rec.machine.params["numerics"]["float_to_bf16_overflow"]
+    ws, wd = sdt.itemsize, ddt.itemsize
+    x = src.raw.view(sdt)
+    sdef = src.lane_defined(ws)
+    old_id = dst.id
+    if ws < wd:                                   # narrow -> wide: pick slot r*j + layout
+        r = wd // ws
+        sel = np.arange(256 // wd) * r + layout
+        vals = convert(x[sel], ddt, rname, overflow)
+        active = mask.lanes(ws)[0][sel]
+        lane_def = None if sdef is None else sdef[sel]
+        out_lane = ddt
+        result = vals
+    elif ws > wd:                                 # wide -> narrow: write slot r*j + layout of lane j
+        r = ws // wd
+        vals = convert(x, ddt, rname, overflow)
+        active = mask.lanes(ws)[0]
+        lane_def = sdef
+        result = np.zeros(256 // wd, dtype=ddt)
+        result[np.arange(vals.size) * r + layout] = vals
+        result = result.view(np.dtype(f"uint{8 * ws}"))   # handle lanes at the source width
+        out_lane = result.dtype
+    else:
+        vals = convert(x, ddt, rname, overflow)
+        active = mask.lanes(ws)[0]
+        lane_def = sdef
+        result, out_lane = vals, ddt
+    full = bool(active.all())
+    if not full:
+        if mode == MaskMergeMode.MERGING:
+            result = np.where(active, result, dst.raw.view(out_lane))
+        else:
+            result = np.where(active, result, out_lane.type(0))
+        if lane_def is not None:
+            lane_def = lane_def | ~active if mode == MaskMergeMode.ZEROING else lane_def
+    dst.acc_lanes = None
+    dst.set(np.asarray(result, dtype=out_lane), lane_def, rec, out_lane.itemsize)
+    opcode = _opcode(sdt, ddt)
+    if mode == MaskMergeMode.MERGING:
+        tmp = rec.new_id()
+        rec.emit(opcode, tmp, (src.id, mask.id), None)
+        rec.emit("RV_VSEL", dst.id, (tmp, old_id, mask.id), None)
+    else:
+        rec.emit(opcode, dst.id, (src.id, mask.id), None)

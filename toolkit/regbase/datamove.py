@@ -1,0 +1,317 @@
+"""UB <-> register moves: LoadAlign / StoreAlign (all dists, post-update, AddrReg, block-strided) and the
+unaligned pairs LoadUnAlignPre/LoadUnAlign and StoreUnAlign/StoreUnAlignPost (api-facts 3-5).
+
+Masked-off lanes of a store leave UB untouched. Loads carry the UB definedness shadow into the register.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..diagnostics import kernel_frame
+from ..runtime import current
+from ..tensor import UbPtr
+from .template import TArgs, template
+from .types import VL, AddrReg, DataCopyMode, LoadDist, MaskReg, PostLiteral, RegTensor, StoreDist
+from .types import UnalignRegForLoad, UnalignRegForStore
+from .vf import current_recorder
+
+_U8 = np.dtype(np.uint8)
+
+# dist -> (UB bytes read as a function of element width, alignment)
+_LOAD_FOOTPRINT = {
+    "NORM": (lambda w: 256, lambda w: 32), "BLK": (lambda w: 32, lambda w: 32),
+    "US_B8": (lambda w: 128, lambda w: 32), "US_B16": (lambda w: 128, lambda w: 32),
+    "DS_B8": (lambda w: 512, lambda w: 32), "DS_B16": (lambda w: 512, lambda w: 32),
+    "UNPACK_B8": (lambda w: 128, lambda w: 32), "UNPACK_B16": (lambda w: 128, lambda w: 32),
+    "UNPACK_B32": (lambda w: 128, lambda w: 32), "UNPACK4_B8": (lambda w: 64, lambda w: 32),
+    "E2B_B16": (lambda w: 16, lambda w: 16), "E2B_B32": (lambda w: 32, lambda w: 32),
+    "BRC_B8": (lambda w: 1, lambda w: 1), "BRC_B16": (lambda w: 2, lambda w: 2), "BRC_B32": (lambda w: 4, lambda w: 4),
+    "DINTLV_B8": (lambda w: 512, lambda w: 32), "DINTLV_B16": (lambda w: 512, lambda w: 32),
+    "DINTLV_B32": (lambda w: 512, lambda w: 32),
+}
+
+
+def _place(dist: str, src: np.ndarray, fill: int) -> np.ndarray:
+    """Register bytes (256) built from the UB footprint bytes ``src`` for one load dist."""
+    if dist == "NORM":
+        return src.copy()
+    if dist.startswith("BRC"):
+        return np.tile(src, VL // src.size)
+    if dist == "BLK":
+        return np.tile(src, 8)
+    w = {"B8": 1, "B16": 2, "B32": 4}[dist.rsplit("_", 1)[1]]
+    out = np.full(VL, fill, dtype=src.dtype)
+    if dist.startswith("US"):
+        return np.repeat(src.reshape(-1, w), 2, axis=0).ravel()
+    if dist.startswith("DS"):
+        return src.reshape(-1, w)[0::2].ravel()
+    if dist == "UNPACK4_B8":
+        out[0::4] = src
+        return out
+    if dist.startswith("UNPACK"):
+        out.reshape(-1, 2 * w)[:, :w] = src.reshape(-1, w)
+        return out
+    if dist.startswith("E2B"):
+        return np.repeat(src.reshape(8, 1, w), 32 // w, axis=1).ravel()
+    raise ValueError(dist)
+
+
+def _read(ctx, addr: int, nbytes: int, align: int, what: str) -> tuple[np.ndarray, np.ndarray | None]:
+    ub = ctx.ub
+    ub.check(addr, nbytes, what, align)
+    data = ub.data[addr:addr + nbytes]
+    shadow = ub.defined[addr:addr + nbytes]
+    return data, (None if shadow.all() else shadow)
+
+
+def _resolve_addr(ptr: UbPtr, rest: tuple) -> tuple[int, tuple]:
+    if rest and isinstance(rest[0], AddrReg):
+        return ptr.addr + rest[0].offset * ptr.dtype.itemsize, rest[1:]
+    return ptr.addr, rest
+
+
+@template
+def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
+    """LoadAlign<T, dist>(dst, src [, AddrReg]); <T, POST_MODE_UPDATE, dist>(dst, src&, stride);
+    dual <T, DIST_DINTLV_Bx>(dst0, dst1, src); block-strided <T, DATA_BLOCK_COPY>(dst, src, blkStride, mask)."""
+    ctx = current()
+    rec = ctx.vf or current_recorder()
+    if t.enum(DataCopyMode) is not None:
+        return _load_blocks(ctx, rec, t, dst, *args)
+    dist = t.enum(LoadDist, LoadDist.DIST_NORM).value
+    dual = isinstance(args[0], RegTensor)
+    dst1, args = (args[0], args[1:]) if dual else (None, args)
+    ptr: UbPtr = args[0]
+    dt = t.type(0) or dst.dtype
+    w = dt.itemsize
+    addr, rest = _resolve_addr(ptr, args[1:])
+    foot, align = _LOAD_FOOTPRINT[dist]
+    data, shadow = _read(ctx, addr, foot(w), align(w), f"LoadAlign<{dist}>")
+    if dist.startswith("DINTLV"):
+        el = data.reshape(-1, w)
+        dst.set(el[0::2].ravel().copy(), _sh(shadow, lambda s: s.reshape(-1, w)[0::2].ravel()), rec, 1)
+        dst1.set(el[1::2].ravel().copy(), _sh(shadow, lambda s: s.reshape(-1, w)[1::2].ravel()), rec, 1)
+        rec.emit("RV_VLD", dst.id, (), dist)
+        rec.emit("ALIAS", dst1.id, (dst.id,), None)
+    else:
+        raw = _place(dist, data, 0)
+        dst.set(raw, None if shadow is None else _place(dist, shadow, True), rec, 1)
+        rec.emit("RV_VLD", dst.id, (), dist)
+    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+        ptr.addr += int(rest[0]) * ptr.dtype.itemsize
+
+
+def _sh(shadow, fn):
+    return None if shadow is None else fn(shadow)
+
+
+def _load_blocks(ctx, rec, t: TArgs, dst: RegTensor, ptr: UbPtr, blk_stride: int, *rest: Any) -> None:
+    """VSLDB: 8 DataBlocks at src + b*blkStride*32; a block with no active lane is not read (zeros)."""
+    mask: MaskReg = rest[-1]
+    rep_stride = int(rest[0]) if len(rest) > 1 else 0
+    dt = t.type(0) or dst.dtype
+    w = dt.itemsize
+    ctx.ub.check(ptr.addr, 0, "LoadAlign<DATA_BLOCK_COPY>", 32)
+    active, _ = mask.lanes(w)
+    blk_active = active.reshape(8, 32 // w).any(axis=1)
+    raw = np.zeros(VL, dtype=np.uint8)
+    lane_def = np.ones(VL, dtype=bool)
+    for b in np.nonzero(blk_active)[0]:
+        a = ptr.addr + int(b) * int(blk_stride) * 32
+        data, shadow = _read(ctx, a, 32, 1, "LoadAlign<DATA_BLOCK_COPY>")
+        raw[b * 32:(b + 1) * 32] = data
+        if shadow is not None:
+            lane_def[b * 32:(b + 1) * 32] = shadow
+    dst.set(raw, lane_def, rec, 1)
+    rec.emit("RV_VSLDB", dst.id, (mask.id,), None)
+    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+        ptr.addr += rep_stride * 32
+
+
+def _store_bytes(dist: str, src: RegTensor, w: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(bytes to write, per-byte definedness, element width in UB, lane width of the mask)."""
+    raw = src.raw
+    d = src.defined if src.defined is not None else np.ones(VL, dtype=bool)
+    if dist.startswith("PACK"):
+        lane = {"PACK_B16": 2, "PACK_B32": 4, "PACK_B64": 8, "PACK4_B32": 4}[dist]
+        keep = lane // 2 if dist != "PACK4_B32" else 1
+        out = raw.reshape(-1, lane)[:, :keep].ravel()
+        dd = d.reshape(-1, lane)[:, :keep].ravel()
+        return out, dd, keep, lane
+    return raw, d, w, w
+
+
+@template
+def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
+    """StoreAlign<T, dist>(dst, src, mask); <T, POST_MODE_UPDATE, dist>(dst&, src, stride, mask);
+    (dst, src, AddrReg, mask); dual <T, DIST_INTLV_Bx>(dst, src0, src1, mask); block-strided."""
+    ctx = current()
+    rec = ctx.vf or current_recorder()
+    if t.enum(DataCopyMode) is not None:
+        return _store_blocks(ctx, rec, t, dst, src, *args)
+    dist = t.enum(StoreDist, StoreDist.DIST_NORM).value
+    dt = t.type(0) or src.dtype
+    w = dt.itemsize
+    mask: MaskReg = args[-1]
+    ub = ctx.ub
+    if dist.startswith("INTLV"):
+        src1: RegTensor = args[0]
+        ew = {"INTLV_B8": 1, "INTLV_B16": 2, "INTLV_B32": 4}[dist]
+        ub.check(dst.addr, 2 * VL, f"StoreAlign<{dist}>", 32)
+        both = np.stack([src.raw.reshape(-1, ew), src1.raw.reshape(-1, ew)], axis=1).ravel()
+        d0 = src.defined if src.defined is not None else np.ones(VL, bool)
+        d1 = src1.defined if src1.defined is not None else np.ones(VL, bool)
+        ub.write(dst.addr, both, np.stack([d0.reshape(-1, ew), d1.reshape(-1, ew)], axis=1).ravel())
+        rec.emit("RV_VST", -1, (src.id, src1.id), dist)
+        return
+    addr, rest = _resolve_addr(dst, args[:-1])
+    if dist.startswith("FIRST"):
+        ew = {"FIRST_B8": 1, "FIRST_B16": 2, "FIRST_B32": 4}[dist]
+        ub.check(addr, ew, f"StoreAlign<{dist}>", ew)
+        ub.write(addr, src.raw[:ew], True if src.defined is None else src.defined[:ew])
+        rec.emit("RV_VST", -1, (src.id,), dist)
+    else:
+        data, dd, ew, lane = _store_bytes(dist, src, w)
+        active, full = mask.lanes(lane)
+        nbytes = data.size
+        if full:
+            ub.check(addr, nbytes, f"StoreAlign<{dist}>", 32)
+            ub.write(addr, data, dd)
+        else:
+            ub.check(addr, 0, f"StoreAlign<{dist}>", 32)
+            bm = np.repeat(active, ew)
+            if bm.any():
+                last = int(np.nonzero(bm)[0][-1]) + 1
+                ub.check(addr, last, f"StoreAlign<{dist}>")
+                np.copyto(ub.data[addr:addr + nbytes], data, where=bm)
+                np.copyto(ub.defined[addr:addr + nbytes], dd, where=bm)
+        rec.emit("RV_VST", -1, (src.id, mask.id), dist)
+    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+        dst.addr += int(rest[0]) * dst.dtype.itemsize
+
+
+def _store_blocks(ctx, rec, t: TArgs, ptr: UbPtr, src: RegTensor, blk_stride: int, *rest: Any) -> None:
+    """VSSTB: block b to dst + b*blkStride*32, element-granular masking; empty blocks untouched."""
+    mask: MaskReg = rest[-1]
+    rep_stride = int(rest[0]) if len(rest) > 1 else 0
+    dt = t.type(0) or src.dtype
+    w = dt.itemsize
+    ctx.ub.check(ptr.addr, 0, "StoreAlign<DATA_BLOCK_COPY>", 32)
+    active, _ = mask.lanes(w)
+    bm = np.repeat(active, w)
+    d = src.defined if src.defined is not None else np.ones(VL, bool)
+    for b in range(8):
+        sel = bm[b * 32:(b + 1) * 32]
+        if not sel.any():
+            continue
+        a = ptr.addr + b * int(blk_stride) * 32
+        ctx.ub.check(a, 32, "StoreAlign<DATA_BLOCK_COPY>")
+        np.copyto(ctx.ub.data[a:a + 32], src.raw[b * 32:(b + 1) * 32], where=sel)
+        np.copyto(ctx.ub.defined[a:a + 32], d[b * 32:(b + 1) * 32], where=sel)
+    rec.emit("RV_VSSTB", -1, (src.id, mask.id), None)
+    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+        ptr.addr += rep_stride * 32
+
+
+# -- unaligned pairs ------------------------------------------------------------------------------
+@template
+def LoadUnAlignPre(t: TArgs, ureg: UnalignRegForLoad, src: UbPtr, areg: AddrReg | None = None) -> None:
+    """Cache the 32 B DataBlock containing ``src`` in ``ureg``."""
+    ctx = current()
+    rec = ctx.vf or current_recorder()
+    addr = src.addr + (areg.offset * src.dtype.itemsize if areg is not None else 0)
+    blk = addr // 32 * 32
+    data, shadow = _read(ctx, blk, 32, 1, "LoadUnAlignPre")
+    ureg.block_addr, ureg.block = blk, data.copy()
+    ureg.block_def = np.ones(32, bool) if shadow is None else shadow.copy()
+    ureg.id = rec.new_id()
+    rec.emit("RV_VLDAS", ureg.id, (), None)
+
+
+@template
+def LoadUnAlign(t: TArgs, dst: RegTensor, ureg: UnalignRegForLoad, src: UbPtr, *args: Any) -> None:
+    """The 256 B starting at ``src``: head bytes from ``ureg``'s cached block, the rest from UB; then
+    ``ureg`` caches the block containing ``src + 256``; post-update ``src += stride`` if given."""
+    ctx = current()
+    rec = ctx.vf or current_recorder()
+    areg = args[0] if args and isinstance(args[0], AddrReg) else None
+    addr = src.addr + (areg.offset * src.dtype.itemsize if areg is not None else 0)
+    head_end = min((addr // 32 + 1) * 32, addr + VL) if addr % 32 else addr
+    body, shadow = _read(ctx, head_end, addr + VL - head_end, 1, "LoadUnAlign")
+    raw = np.empty(VL, np.uint8)
+    dd = np.ones(VL, bool)
+    nhead = head_end - addr
+    if nhead:
+        if ureg.block_addr == addr // 32 * 32:
+            raw[:nhead] = ureg.block[addr % 32:]
+            dd[:nhead] = ureg.block_def[addr % 32:]
+        else:                    # no matching LoadUnAlignPre: the hardware splices stale bytes
+            raw[:nhead] = 0
+            dd[:nhead] = False
+    raw[nhead:] = body
+    if shadow is not None:
+        dd[nhead:] = shadow
+    dst.set(raw, None if dd.all() else dd, rec, 1)
+    rec.emit("RV_VLDUS", dst.id, (ureg.id,), None)
+    nxt = (addr + VL) // 32 * 32
+    if nxt + 32 <= ctx.ub.size:
+        ureg.block_addr, ureg.block = nxt, ctx.ub.data[nxt:nxt + 32].copy()
+        ureg.block_def = ctx.ub.defined[nxt:nxt + 32].copy()
+    if args and not isinstance(args[0], AddrReg):
+        src.addr += int(args[0]) * src.dtype.itemsize
+
+
+@template
+def StoreUnAlign(t: TArgs, dst: UbPtr, src: RegTensor, ureg: UnalignRegForStore, count: Any = None) -> None:
+    """Write the first ``count`` elements of ``src`` at ``dst``: all bytes up to the last 32 B boundary are
+    written (with what ``ureg`` had pending); the trailing partial block stays pending; ``dst += count``."""
+    ctx = current()
+    rec = ctx.vf or current_recorder()
+    dt = t.type(0) or src.dtype
+    n = (VL // dt.itemsize if count is None else int(count)) * dt.itemsize
+    addr = dst.addr
+    ctx.ub.check(addr, n, "StoreUnAlign", dt.itemsize)
+    new = src.raw[:n]
+    new_def = np.ones(n, bool) if src.defined is None else src.defined[:n]
+    if ureg.pending_addr is not None and ureg.pending_addr + ureg.pending.size == addr:
+        start = ureg.pending_addr
+        data = np.concatenate([ureg.pending, new])
+        dd = np.concatenate([ureg.pending_def, new_def])
+    else:
+        if ureg.pending_addr is not None and ureg.pending.size:   # discontiguous: flush what was pending
+            ctx.ub.write(ureg.pending_addr, ureg.pending, ureg.pending_def)
+        start, data, dd = addr, new, new_def
+    end = start + data.size
+    boundary = max(end // 32 * 32, start)
+    k = boundary - start
+    if k:
+        ctx.ub.write(start, data[:k], dd[:k])
+    ureg.pending_addr, ureg.pending, ureg.pending_def = boundary, data[k:].copy(), dd[k:].copy()
+    ureg.site = kernel_frame()
+    old = ureg.id
+    ureg.id = rec.new_id()
+    rec.emit("RV_VSTUI", ureg.id, (src.id, old), n)
+    dst.addr += n
+
+
+@template
+def StoreUnAlignPost(t: TArgs, dst: UbPtr, ureg: UnalignRegForStore, stride: Any = 0) -> None:
+    """Flush the bytes pending in ``ureg`` to UB; ``dst += stride`` elements."""
+    ctx = current()
+    rec = ctx.vf or current_recorder()
+    if ureg.pending_addr is not None and ureg.pending.size:
+        ctx.ub.check(ureg.pending_addr, ureg.pending.size, "StoreUnAlignPost")
+        ctx.ub.write(ureg.pending_addr, ureg.pending, ureg.pending_def)
+    ureg.pending_addr, ureg.pending, ureg.pending_def = None, np.zeros(0, np.uint8), np.zeros(0, bool)
+    rec.emit("RV_VSTAS", -1, (ureg.id,), None)
+    dst.addr += int(stride) * dst.dtype.itemsize
+
+
+@template
+def CreateAddrReg(t: TArgs, *index_stride: Any) -> AddrReg:
+    """``CreateAddrReg<T>(i0, s0 [, i1, s1 ...])``: offset = sum(index * stride) elements of T."""
+    vals = [int(getattr(v, "value", v)) for v in index_stride]
+    off = sum(vals[k] * vals[k + 1] for k in range(0, len(vals), 2))
+    return AddrReg(off, t.type(0) or np.uint8)

@@ -1,0 +1,81 @@
+"""C++ template arguments in Python: ``LoadAlign[float, LoadDist.DIST_UNPACK_B16](dst, src)``.
+
+A :class:`TemplateApi` wraps an implementation ``impl(targs, *args)``; ``api[...]`` binds the template
+arguments (parsed once and cached), a plain call ``api(...)`` uses the defaults. Template arguments are
+told apart by their kind, as the C++ overloads are: an element type, an enum member, or a CastTrait.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable
+
+import numpy as np
+
+from ..dtypes import np_dtype
+from .types import CastTrait
+
+
+@dataclass(frozen=True)
+class TArgs:
+    """Parsed template arguments: element type(s) in order, enum values by enum class, a CastTrait."""
+
+    types: tuple = ()
+    enums: tuple = ()
+    trait: CastTrait | None = None
+
+    def enum(self, cls: type, default: Any = None) -> Any:
+        for e in self.enums:
+            if isinstance(e, cls):
+                return e
+        return default
+
+    def type(self, k: int = 0, default: np.dtype | None = None) -> np.dtype | None:
+        return self.types[k] if len(self.types) > k else default
+
+
+NO_TARGS = TArgs()
+
+
+def parse_targs(targs: tuple) -> TArgs:
+    types, enums, trait = [], [], None
+    for a in targs:
+        if isinstance(a, CastTrait):
+            trait = a
+        elif isinstance(a, Enum):
+            enums.append(a)
+        else:
+            types.append(np_dtype(a))
+    return TArgs(tuple(types), tuple(enums), trait)
+
+
+class TemplateApi:
+    __slots__ = ("impl", "cache", "__name__", "__doc__")
+
+    def __init__(self, impl: Callable):
+        self.impl = impl
+        self.cache: dict[tuple, Callable] = {}
+        self.__name__ = impl.__name__
+        self.__doc__ = impl.__doc__
+
+    def __getitem__(self, targs: Any) -> Callable:
+        key = targs if isinstance(targs, tuple) else (targs,)
+        bound = self.cache.get(key)
+        if bound is None:
+            parsed, impl = parse_targs(key), self.impl
+
+            def bound(*args: Any, **kwargs: Any) -> Any:
+                return impl(parsed, *args, **kwargs)
+
+            self.cache[key] = bound
+        return bound
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.impl(NO_TARGS, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<Reg API {self.__name__}>"
+
+
+def template(impl: Callable) -> TemplateApi:
+    return TemplateApi(impl)

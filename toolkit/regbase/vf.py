@@ -1,0 +1,218 @@
+"""VF functions: the ``__simd_vf__`` marker, hardware loops (``VLOOP``), ``asc_vf_call`` and recording.
+
+Calling a ``__simd_vf__`` function (directly or through ``asc_vf_call[F](...)``) runs its body once on
+the current core with a fresh :class:`VfRecorder`; every Reg API call appends one instruction record.
+At VF end the recorder applies the compiler effects we model (documented in ``compile_passes``),
+checks the unaligned-store flush, and emits one :class:`~toolkit.events.VfCall` event.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Any, Callable
+
+import numpy as np
+
+from ..diagnostics import kernel_frame
+from ..events import ITER, VLOOP as VLOOP_OP, VfCall
+from ..runtime import current
+from ..tensor import UbPtr
+from .passes import compile_passes
+
+
+class _Loop:
+    __slots__ = ("trips", "iteration", "plts")
+
+    def __init__(self, trips: int):
+        self.trips = trips
+        self.iteration = -1
+        self.plts: list[tuple[int, Any, Any, int]] = []   # (record index, site, count_in, iteration)
+
+
+class VfRecorder:
+    """Instruction stream and register bookkeeping of one VF instance."""
+
+    def __init__(self, name: str, machine):
+        self.name = name
+        self.machine = machine
+        self.instrs: list = []
+        self.next_id = 0
+        self.loops: list[_Loop] = []
+        self.pset_ids: dict[tuple, int] = {}
+        self.declared = {"reg": 0, "mask": 0, "unalign_load": 0, "unalign_store": 0}
+        self.unalign_stores: list = []
+        self.unroll_hints: list[int] = []
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def emit(self, opcode: str, dst: int = -1, srcs: tuple = (), aux: Any = None) -> None:
+        self.instrs.append((opcode, dst, srcs, aux))
+
+    def declare(self, kind: str, obj: Any = None) -> None:
+        self.declared[kind] += 1
+        regs = self.machine.params["registers"]
+        if kind == "unalign_store":
+            self.unalign_stores.append(obj)
+        limit = {"unalign_load": regs["unalign_load"], "unalign_store": regs["unalign_store"]}.get(kind)
+        if limit is not None and self.declared[kind] > limit:
+            current().report("REGISTER_LIMIT", f"VF {self.name} declares {self.declared[kind]} {kind} registers "
+                             f"(limit {limit})")
+
+    # -- loops ------------------------------------------------------------------------------------
+    def loop_enter(self, trips: int) -> _Loop:
+        if len(self.loops) >= self.machine.params["registers"]["loop_levels"]:
+            current().report("REGISTER_LIMIT", f"VF {self.name}: hardware loops nested deeper than "
+                             f"{self.machine.params['registers']['loop_levels']} levels")
+        loop = _Loop(trips)
+        self.loops.append(loop)
+        self.emit(VLOOP_OP, -1, (), trips)
+        return loop
+
+    def loop_exit(self) -> None:
+        loop = self.loops.pop()
+        if loop.trips >= 2 and loop.plts:
+            self._hoist_invariant_plts(loop)
+
+    def note_plt(self, site: Any, count_in: int) -> None:
+        """Remember a PLT issued directly in the innermost loop (for loop-invariant hoisting)."""
+        if self.loops:
+            loop = self.loops[-1]
+            loop.plts.append((len(self.instrs) - 1, site, count_in, loop.iteration))
+
+    def _hoist_invariant_plts(self, loop: _Loop) -> None:
+        """A PLT whose count input is the same in every iteration is loop-invariant: the compiler hoists
+        it, so only the first instance stays (its consumers' later reads see a value ready early)."""
+        by_site: dict[Any, list] = {}
+        for rec in loop.plts:
+            by_site.setdefault(rec[1], []).append(rec)
+        for recs in by_site.values():
+            if (len(recs) == loop.trips and len({r[2] for r in recs}) == 1
+                    and [r[3] for r in recs] == list(range(loop.trips))):
+                for idx, *_ in recs[1:]:
+                    self.instrs[idx] = None
+
+    # -- end of VF ------------------------------------------------------------------------------
+    def finish(self, ctx) -> list:
+        for ureg in self.unalign_stores:
+            if ureg.pending_addr is not None and ureg.pending.size:
+                ctx.report("UNALIGN_STORE_NOT_FLUSHED",
+                           f"VF {self.name} ends with {ureg.pending.size} byte(s) pending in an UnalignRegForStore "
+                           f"(StoreUnAlignPost missing): UB [{ureg.pending_addr}, "
+                           f"{ureg.pending_addr + ureg.pending.size}) is never written",
+                           address=ureg.pending_addr, size=int(ureg.pending.size), where=ureg.site)
+        d = self.declared
+        regs = self.machine.params["registers"]
+        if d["reg"] > regs["reg_tensor"] or d["mask"] > regs["mask_reg"]:
+            ctx.report("REGISTER_SPILL", f"VF {self.name} declares {d['reg']} RegTensor / {d['mask']} MaskReg "
+                       f"(file: {regs['reg_tensor']} / {regs['mask_reg']})")
+        return compile_passes([i for i in self.instrs if i is not None])
+
+
+def VLOOP(start_or_stop: Any, stop: Any = None, *, unroll: int | None = None):
+    """A hardware loop (``for (uint16_t i = start; i < stop; ++i)`` inside a VF, VLOOPv2 on hardware).
+
+    ``unroll`` is the ``#pragma unroll`` hint: kept as metadata only, the body executes as written.
+    Loop entries (RVECLP events) are counted for loops that run at least once.
+    """
+    start, end = (0, start_or_stop) if stop is None else (start_or_stop, stop)
+    start, end = int(getattr(start, "value", start)), int(getattr(end, "value", end))
+    rec = current().vf
+    if rec is None:
+        raise RuntimeError("VLOOP is a VF construct: call it inside a __simd_vf__ function")
+    trips = max(end - start, 0) & 0xFFFF
+    return _loop_iter(rec, start, trips, unroll)
+
+
+def _loop_iter(rec: VfRecorder, start: int, trips: int, unroll):
+    if trips == 0:
+        return
+    loop = rec.loop_enter(trips)
+    if unroll:
+        rec.unroll_hints.append(int(unroll))
+    instrs = rec.instrs
+    try:
+        for i in range(trips):
+            loop.iteration = i
+            instrs.append((ITER, -1, (), len(rec.loops)))
+            yield start + i
+    finally:
+        rec.loop_exit()
+
+
+class SimdVf:
+    """A ``__simd_vf__`` function. Calling it runs one VF instance on the current core."""
+
+    def __init__(self, fn: Callable):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        _run_vf(self, "direct", args, kwargs, kernel_frame())
+
+    def __get__(self, obj, objtype=None):
+        # A VF defined as a static function inside a kernel class stays unbound.
+        return self
+
+
+def __simd_vf__(fn: Callable) -> SimdVf:
+    """Mark a function as a VF (``__simd_vf__``): its Reg API calls are recorded as one VF instance."""
+    return SimdVf(fn)
+
+
+def __simd_callee__(fn: Callable) -> Callable:
+    """``__simd_callee__`` helper: inlined into the calling VF (a plain call here)."""
+    return fn
+
+
+def _copy_arg(a: Any) -> Any:
+    return UbPtr(a.addr, a.dtype) if isinstance(a, UbPtr) else a
+
+
+def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) -> None:
+    ctx = current()
+    if ctx.vf is not None:
+        raise RuntimeError(f"VF {vf.name} called inside VF {ctx.vf.name}: only __simd_callee__ functions nest")
+    rec = VfRecorder(vf.name, ctx.machine)
+    ctx.vf = rec
+    try:
+        with np.errstate(all="ignore"):
+            vf.fn(*[_copy_arg(a) for a in args], **{k: _copy_arg(v) for k, v in kwargs.items()})
+    finally:
+        ctx.vf = None
+    instrs = rec.finish(ctx)
+    meta = {"unroll_hints": rec.unroll_hints} if rec.unroll_hints else {}
+    ctx.emit(VfCall(vf.name, launch, len(args) + len(kwargs), instrs, where, meta))
+
+
+class _AscVfCall:
+    """``asc_vf_call<F>(args...)`` spelled ``asc_vf_call[F](args...)`` (or ``asc_vf_call(F, args...)``)."""
+
+    def __getitem__(self, vf: SimdVf) -> Callable[..., None]:
+        if not isinstance(vf, SimdVf):
+            raise TypeError("asc_vf_call needs a __simd_vf__ function")
+        return lambda *a, **kw: _run_vf(vf, "asc_vf_call", a, kw, kernel_frame())
+
+    def __call__(self, vf: SimdVf, *args: Any, **kwargs: Any) -> None:
+        self[vf](*args, **kwargs)
+
+
+asc_vf_call = _AscVfCall()
+
+
+def current_recorder() -> VfRecorder:
+    rec = current().vf
+    if rec is None:
+        raise RuntimeError("RegBase APIs exist only inside a __simd_vf__ function")
+    return rec
+
+
+def plt_site() -> tuple:
+    """Static identity (code object, line) of the kernel line issuing an UpdateMask."""
+    f = sys._getframe(2)
+    pkg = __file__.rsplit("/", 2)[0]
+    while f is not None and f.f_code.co_filename.startswith(pkg):
+        f = f.f_back
+    return (id(f.f_code), f.f_lineno) if f is not None else None

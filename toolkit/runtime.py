@@ -1,0 +1,77 @@
+"""The emulated core a kernel runs on, and how API calls find it.
+
+Ascend C APIs are free functions (``AscendC::DataCopy``, ``AscendC::Reg::Add``); the core they act on
+is implicit. Here the launcher installs a :class:`CoreContext` for the duration of one core's run
+(a ``contextvars.ContextVar`` set and reset around the call, so nothing leaks between runs).
+"""
+from __future__ import annotations
+
+import contextvars
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator
+
+from .diagnostics import Diagnostics
+from .machine import Machine, load_machine
+from .memory import UbMemory
+
+if TYPE_CHECKING:
+    from .pipe import TPipe
+
+_CURRENT: contextvars.ContextVar["CoreContext | None"] = contextvars.ContextVar("ascend_core", default=None)
+
+
+class CoreContext:
+    """State of one emulated AIV core during a kernel run: UB, event log, diagnostics, active VF."""
+
+    def __init__(self, machine: Machine | None = None, core_id: int = 0, block_num: int = 1,
+                 diagnostics: Diagnostics | None = None, dry_run: bool = False):
+        self.machine = machine or load_machine()
+        self.core_id = core_id
+        self.block_num = block_num
+        self.diag = diagnostics if diagnostics is not None else Diagnostics()
+        self.dry_run = dry_run
+        self.ub = UbMemory(0 if dry_run else self.machine.ub_bytes, self.diag, core_id)
+        if dry_run:
+            self.ub.size = self.machine.ub_bytes
+        self.events: list[Any] = []
+        self.vf = None            # the active VF recorder (toolkit.regbase.vf.VfRecorder) or None
+        self.pipes: list["TPipe"] = []
+
+    def emit(self, event: Any) -> None:
+        self.events.append(event)
+
+    def report(self, code: str, message: str, **kw: Any):
+        return self.diag.report(code, message, core=self.core_id, **kw)
+
+    def finish(self) -> None:
+        """End-of-kernel checks (queue leaks)."""
+        for pipe in self.pipes:
+            pipe.check_leaks(self)
+
+
+def current() -> CoreContext:
+    ctx = _CURRENT.get()
+    if ctx is None:
+        raise RuntimeError("no emulated core is active: run kernels through host.launch (or toolkit.runtime.running)")
+    return ctx
+
+
+def try_current() -> CoreContext | None:
+    return _CURRENT.get()
+
+
+@contextmanager
+def running(ctx: CoreContext) -> Iterator[CoreContext]:
+    token = _CURRENT.set(ctx)
+    try:
+        yield ctx
+    finally:
+        _CURRENT.reset(token)
+
+
+def GetBlockIdx() -> int:
+    return current().core_id
+
+
+def GetBlockNum() -> int:
+    return current().block_num
