@@ -104,3 +104,8 @@ class Sync:
 @dataclass(slots=True)
 class PipeBarrier:
     pipe: str
+
+ALIAS = "ALIAS"
+#: Pseudo-ops in a VF stream: no cost, not counted (ITER marks a loop iteration start; ALIAS names the
+#: second register written by a dual-output instruction).
+PSEUDO_OPS = frozenset({ITER, ALIAS})
