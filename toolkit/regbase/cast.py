@@ -6,6 +6,8 @@ and the other narrow slots of lane j are 0. The mask is read at the *source* ele
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..dtypes import BF16
@@ -14,6 +16,11 @@ from ..runtime import current
 from .template import TArgs, template
 from .types import CastTrait, MaskMergeMode, MaskReg, RegLayout, RegTensor, RoundMode
 from .vf import current_recorder
+
+
+@functools.lru_cache(maxsize=None)
+def _slots(n: int, r: int, layout: int) -> np.ndarray:
+    return np.arange(n) * r + layout
 
 
 def _opcode(src: np.dtype, dst: np.dtype) -> str:
@@ -42,7 +49,7 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     old_id = dst.id
     if ws < wd:                                   # narrow -> wide: pick slot r*j + layout
         r = wd // ws
-        sel = np.arange(256 // wd) * r + layout
+        sel = _slots(256 // wd, r, layout)
         vals = convert(x[sel], ddt, rname, overflow)
         active = mask.lanes(ws)[0][sel]
         lane_def = None if sdef is None else sdef[sel]
@@ -54,7 +61,7 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
         active = mask.lanes(ws)[0]
         lane_def = sdef
         result = np.zeros(256 // wd, dtype=ddt)
-        result[np.arange(vals.size) * r + layout] = vals
+        result[_slots(vals.size, r, layout)] = vals
         result = result.view(np.dtype(f"uint{8 * ws}"))   # handle lanes at the source width
         out_lane = result.dtype
     else:

@@ -135,7 +135,7 @@ class MemType(Enum):
     SCALAR_ALL = "SALL"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CastTrait:
     """``{layoutMode, satMode, mrgMode, roundMode}`` in the C++ aggregate order."""
 

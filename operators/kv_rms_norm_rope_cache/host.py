@@ -1,0 +1,168 @@
+"""Host side of KvRmsNormRopeCache (the sample's RunSample): data, tiling, GM, launch, CompareBf16, UB plan.
+
+Both backends run under this one host side, so a difference between them can only come from the
+kernels. Inputs come from the in-process generator (byte-identical to the vendor's gen_data.py) or from
+a directory laid out as gen_data writes it (``--data-dir``, e.g. files from a hardware run).
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from host import binio, gen_data
+from host.launch import LaunchResult, dry_run, gm_alloc, launch
+from toolkit.golden import CompareBf16, CompareResult
+from toolkit.machine import Machine, load_machine
+from toolkit.pipe import TPipe
+from toolkit.views.ub_report import UbReport, ub_report
+
+from .tiling import BuildTiling, KvRmsNormRopeCacheTiling
+
+OUTPUTS = ("k_cache", "v_cache", "k_out", "v_out")
+BACKENDS = {"membase": "membase/full_load", "regbase": "regbase/full_load"}
+TOLERANCE = 6e-2
+
+
+class BadInput(ValueError):
+    """A user mistake on the command line or in the data directory (exit 2, one line)."""
+
+
+@dataclass(frozen=True)
+class KvParams:
+    batch: int = 8
+    num_head: int = 1
+    seq: int = 128
+    dv: int = 512
+    dk: int = 128
+    ub_factor: int = 8
+    cores: int | None = None
+    seed: int = 2026
+    epsilon: float = 1e-5
+
+    def validate(self) -> None:
+        for name in ("batch", "num_head", "seq", "dv", "dk", "ub_factor"):
+            if getattr(self, name) <= 0:
+                raise BadInput(f"--{name.replace('_', '-')} must be positive (got {getattr(self, name)})")
+        if self.cores is not None and self.cores <= 0:
+            raise BadInput(f"--cores must be positive (got {self.cores})")
+        if self.dk % 2:
+            raise BadInput(f"dk must be even (got {self.dk})")
+        if not self.epsilon >= 0:
+            raise BadInput(f"--epsilon must be >= 0 (got {self.epsilon})")
+
+
+def envelope_violations(backend: str, p: KvParams) -> list[str]:
+    """Shape assumptions the vendor sample hard-wires (spec 7b); a faithful port inherits them."""
+    out = []
+    if p.num_head != 1:
+        out.append(f"num_head = {p.num_head}: the sample's index lookup and cache offset assume N = 1")
+    if backend == "membase":
+        if p.dv != 512:
+            out.append(f"dv = {p.dv}: the MemBase folds hard-wire dv = 512 (8 chunks of 64 -> 1)")
+        if p.dk != 128:
+            out.append(f"dk = {p.dk}: the MemBase RoPE level-0 repeat strides hard-wire dk = 128")
+    else:
+        if p.dk // 2 > 64:
+            out.append(f"dk = {p.dk}: RopeVF handles at most 64 lanes per half (dk/2 <= 64)")
+        if p.dv % 64:
+            out.append(f"dv = {p.dv}: RmsNormVF accumulates with ZEROING and drops the lanes of a partial "
+                       f"last chunk (dv % 64 != 0)")
+    return out
+
+
+def load_case(p: KvParams, data_dir: str | None) -> dict[str, np.ndarray]:
+    if data_dir is None:
+        return gen_data.generate(p.batch, p.seq, p.dv, p.dk, epsilon=p.epsilon, seed=p.seed, num_head=p.num_head)
+    try:
+        return binio.load_case(data_dir, p.batch, p.num_head, p.seq, p.dv, p.dk)
+    except binio.BadInput as err:
+        raise BadInput(str(err)) from None
+
+
+@dataclass
+class BackendRun:
+    backend: str
+    label: str
+    tiling: KvRmsNormRopeCacheTiling
+    launch: LaunchResult
+    compares: dict[str, CompareResult]
+    ub: UbReport
+    outputs: dict[str, np.ndarray] = field(repr=False, default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        fatal = any(d.fatal for d in self.launch.diagnostics)
+        errors = any(d.severity == "error" for d in self.launch.diagnostics)
+        return all(c.passed for c in self.compares.values()) and self.ub.fits and not fatal and not errors
+
+    def header(self) -> str:
+        t = self.tiling
+        return f"Run {self.label}, blockNum {t.blockNum}, blockFactor {t.blockFactor}, ubFactor {t.ubFactor}"
+
+
+def make_tiling(p: KvParams, machine: Machine, ub_factor: int | None = None) -> KvRmsNormRopeCacheTiling:
+    cores = p.cores if p.cores is not None else machine.aiv_cores
+    return BuildTiling(p.batch, p.num_head, p.seq, p.dv, p.dk, cores,
+                       p.ub_factor if ub_factor is None else ub_factor, p.epsilon)
+
+
+def plan_fits(kernel_cls: type, p: KvParams, machine: Machine, ub_factor: int) -> tuple[bool, list]:
+    """Dry-run the kernel's Init with a forced ubFactor: does its InitBuffer plan fit the budget?"""
+    t = make_tiling(p, machine)
+    t = KvRmsNormRopeCacheTiling(**{**t.__dict__, "ubFactor": ub_factor})
+    dummy = [gm_alloc(f"arg{k}", 64) for k in range(9)]
+
+    def init() -> None:
+        kernel_cls().Init(*dummy, t, TPipe())
+
+    events, diags = dry_run(init, machine)
+    return not any(d.code in ("UB_OVER_BUDGET", "TOO_MANY_BUFFERS") for d in diags), events
+
+
+def max_ub_factor(kernel_cls: type, p: KvParams, machine: Machine, limit: int = 1 << 16) -> int:
+    """Largest ubFactor whose plan fits the UB budget (ignoring the blockFactor cap); 0 if none."""
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if plan_fits(kernel_cls, p, machine, mid)[0]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def run_backend(backend: str, p: KvParams, case: dict[str, np.ndarray], machine: Machine | None = None) -> BackendRun:
+    machine = machine or load_machine()
+    label = BACKENDS[backend]
+    module = importlib.import_module(f"{__package__}.{backend}")
+    entry, kernel_cls = module.kv_rms_norm_rope_cache, module.KernelKvRmsNormRopeCache
+    tiling = make_tiling(p, machine)
+    gm = {
+        "kv": gm_alloc("kv", case["input/kv"]), "gamma": gm_alloc("gamma", case["input/gamma"]),
+        "cos": gm_alloc("cos", case["input/cos"]), "sin": gm_alloc("sin", case["input/sin"]),
+        "index": gm_alloc("index", case["input/index"]),
+        "k_cache": gm_alloc("k_cache", case["input/k_cache"]), "v_cache": gm_alloc("v_cache", case["input/v_cache"]),
+        "k_out": gm_alloc("k_out", case["output/k_out_golden"].nbytes, fill=0xFF),
+        "v_out": gm_alloc("v_out", case["output/v_out_golden"].nbytes, fill=0xFF),
+    }
+    args = [gm[k] for k in ("kv", "gamma", "cos", "sin", "index", "k_cache", "v_cache", "k_out", "v_out")]
+    result = launch(entry, tiling.blockNum, args + [tiling], machine, name=f"kv_rms_norm_rope_cache {label}")
+    outputs = {name: gm[name].buf.as_array(np.uint16).copy() for name in OUTPUTS}
+    compares = {name: CompareBf16(name, outputs[name], case[f"output/{name}_golden"].ravel(), TOLERANCE)
+                for name in OUTPUTS}
+    core0 = result.cores[0].events if result.cores else []
+    ub = ub_report(core0, machine.ub_budget_bytes, max_ub_factor(kernel_cls, p, machine))
+    return BackendRun(backend, label, tiling, result, compares, ub, outputs)
+
+
+def backend_json(run: BackendRun) -> dict[str, Any]:
+    return {
+        "label": run.label,
+        "passed": run.passed,
+        "outputs": {name: c.to_json() for name, c in run.compares.items()},
+        "ub": run.ub.to_json(),
+        "diagnostics": [d.to_json() for d in run.launch.diagnostics],
+    }

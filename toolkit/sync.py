@@ -1,0 +1,59 @@
+"""Cross-pipe synchronisation: SetFlag / WaitFlag (HardEvent) and PipeBarrier.
+
+Execution is sequential in the emulator, so these only record the edge for the timing views.
+"""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from .events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V, PipeBarrier as PipeBarrierEvent, Sync
+from .regbase.template import TArgs, template
+from .runtime import current
+
+_PIPES = {"MTE2": PIPE_MTE2, "MTE3": PIPE_MTE3, "V": PIPE_V, "S": PIPE_S}
+
+
+class HardEvent(Enum):
+    MTE2_V = ("MTE2", "V")
+    V_MTE2 = ("V", "MTE2")
+    V_MTE3 = ("V", "MTE3")
+    MTE3_V = ("MTE3", "V")
+    S_MTE3 = ("S", "MTE3")
+    MTE3_S = ("MTE3", "S")
+    S_MTE2 = ("S", "MTE2")
+    MTE2_S = ("MTE2", "S")
+    S_V = ("S", "V")
+    V_S = ("V", "S")
+    MTE2_MTE3 = ("MTE2", "MTE3")
+    MTE3_MTE2 = ("MTE3", "MTE2")
+
+
+class PipeType(Enum):
+    PIPE_MTE2 = PIPE_MTE2
+    PIPE_MTE3 = PIPE_MTE3
+    PIPE_V = PIPE_V
+    PIPE_S = PIPE_S
+
+
+
+@template
+def SetFlag(t: TArgs, event_id: Any = 0) -> None:
+    """``SetFlag<HardEvent::X_Y>(eventId)``: the source pipe signals (the edge is recorded at WaitFlag)."""
+
+
+@template
+def WaitFlag(t: TArgs, event_id: Any = 0) -> None:
+    """``WaitFlag<HardEvent::X_Y>(eventId)``: the destination pipe waits for the source pipe."""
+    ev = t.enum(HardEvent)
+    if ev is None:
+        raise TypeError("WaitFlag needs a HardEvent template argument")
+    src, dst = ev.value
+    current().emit(Sync(_PIPES[src], _PIPES[dst]))
+
+
+@template
+def PipeBarrier(t: TArgs) -> None:
+    """``PipeBarrier<PIPE_X>()``: later instructions of that pipe wait for earlier ones."""
+    pipe = t.enum(PipeType)
+    current().emit(PipeBarrierEvent(pipe.value if pipe else PIPE_V))
