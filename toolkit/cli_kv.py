@@ -1,0 +1,98 @@
+"""``migrate-check kv_rms_norm_rope_cache``: both backends of the sample under one host side."""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .cli import check_writable, EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, BadUsage, cli, dump_json, write_output
+from .machine import load_machine
+from .views.ub_report import compare_table
+
+DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
+
+
+@cli.command("kv_rms_norm_rope_cache")
+@click.option("--batch", type=int, default=DEFAULTS["batch"], show_default=True)
+@click.option("--num-head", type=int, default=DEFAULTS["num_head"], show_default=True)
+@click.option("--seq", type=int, default=DEFAULTS["seq"], show_default=True, help="sequence length (= cacheLength)")
+@click.option("--dv", type=int, default=DEFAULTS["dv"], show_default=True, help="RMSNorm width")
+@click.option("--dk", type=int, default=DEFAULTS["dk"], show_default=True, help="RoPE width (even)")
+@click.option("--ub-factor", type=int, default=DEFAULTS["ub_factor"], show_default=True,
+              help="rows per UB tile (capped by blockFactor)")
+@click.option("--cores", type=int, default=None, help="AIV cores (default: the machine model's, 56)")
+@click.option("--seed", type=int, default=DEFAULTS["seed"], show_default=True)
+@click.option("--epsilon", type=float, default=DEFAULTS["epsilon"], show_default=True)
+@click.option("--backend", type=click.Choice(["membase", "regbase", "both"]), default="both", show_default=True)
+@click.option("--data-dir", type=str, default=None,
+              help="run on DIR/input/*.bin and compare with DIR/output/*_golden.bin (gen_data layout)")
+@click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)")
+@click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE")
+@click.option("--force", is_flag=True, help="run shapes outside the sample's envelope anyway")
+def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
+               trace_path, force) -> int:
+    """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
+    from operators.kv_rms_norm_rope_cache import host
+
+    check_writable(json_path, trace_path)
+    params = host.KvParams(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon)
+    try:
+        params.validate()
+    except host.BadInput as err:
+        raise BadUsage(str(err)) from None
+    backends = ["membase", "regbase"] if backend == "both" else [backend]
+    if not force:
+        for b in backends:
+            issues = host.envelope_violations(b, params)
+            if issues:
+                raise BadUsage(f"{b}/full_load outside the sample's envelope: {issues[0]} (use --force to run anyway)")
+    try:
+        case = host.load_case(params, data_dir)
+    except host.BadInput as err:
+        raise BadUsage(str(err)) from None
+    machine = load_machine()
+    runs = {b: host.run_backend(b, params, case, machine) for b in backends}
+    report = _report_json(params, runs)
+    text = _report_text(runs)
+    if trace_path is not None:
+        from .views.trace import kv_trace
+        write_output(trace_path, dump_json(kv_trace(runs)))
+    if json_path is not None:
+        write_output(json_path, dump_json(report))
+    if json_path != "-":
+        click.echo(text)
+    return EXIT_OK if report["passed"] else EXIT_GATE
+
+
+def _report_json(params, runs: dict) -> dict[str, Any]:
+    from operators.kv_rms_norm_rope_cache import host
+
+    first = next(iter(runs.values()))
+    t = first.tiling
+    return {
+        "params": {**params.__dict__,
+                   "cores": params.cores if params.cores is not None else load_machine().aiv_cores},
+        "tiling": {"block_num": t.blockNum, "block_factor": t.blockFactor, "ub_factor": t.ubFactor},
+        "passed": all(r.passed for r in runs.values()),
+        "backends": {b: host.backend_json(r) for b, r in runs.items()},
+    }
+
+
+def _report_text(runs: dict) -> str:
+    lines: list[str] = []
+    for run in runs.values():
+        lines.append(run.header())
+        for comp in run.compares.values():
+            lines.extend(comp.lines)
+        for d in run.launch.diagnostics:
+            lines.append(d.one_line())
+        if not run.ub.fits:
+            lines.append(f"UB plan {run.ub.total_bytes} B exceeds the budget {run.ub.budget_bytes} B")
+        lines.append("PASS" if run.passed else "FAIL")
+        lines.append("")
+    lines.append("UB budget (bytes)")
+    lines.append(compare_table({b: r.ub for b, r in runs.items()}))
+    return "\n".join(lines)
+
+
+__all__ = ["kv_command", "EXIT_BAD_INPUT"]
