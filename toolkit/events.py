@@ -88,9 +88,11 @@ class VfCall:
 class ScalarOp:
     """Main-scalar work that the pipes wait on: GM scalar read, UB GetValue / SetValue."""
 
-    kind: str            # "gm_read" | "ub_read" | "ub_write"
+    kind: str            # "gm_read" | "ub_read" | "ub_write" | "gm_write"
     nbytes: int
     where: tuple[str, int] = ("?", 0)
+    gm: str | None = None
+    gm_offset: int = 0
 
 
 @dataclass(slots=True)

@@ -16,6 +16,23 @@ from .memory import GmBuffer
 from .runtime import current
 
 
+class ScalarRead(float):
+    """A value read by the scalar unit (GetValue). It behaves as a number; passing it straight to a VF
+    lets the timing view see that the VF's parameter push waits for that read."""
+
+
+class ScalarReadInt(int):
+    """Integer counterpart of :class:`ScalarRead`."""
+
+
+def _tag(value: Any, kind: str) -> Any:
+    if isinstance(value, bool):
+        return value
+    out = ScalarReadInt(value) if isinstance(value, int) else ScalarRead(value)
+    out.kind = kind
+    return out
+
+
 class UbPtr:
     """``__ubuf__ T*``: a UB byte address with an element type; ``p + n`` advances n elements."""
 
@@ -116,7 +133,7 @@ class LocalTensor:
         ctx.ub.check(addr, n, "GetValue")
         ctx.ub.require_defined(addr, n, "GetValue")
         ctx.emit(ScalarOp("ub_read", n, kernel_frame()))
-        return ctx.ub.view(addr, n).view(self.dtype)[0].item()
+        return _tag(ctx.ub.view(addr, n).view(self.dtype)[0].item(), "ub_read")
 
     def SetValue(self, index: Any, value: Any) -> None:
         ctx = current()
@@ -174,8 +191,8 @@ class GlobalTensor:
         off = self.offset + i * self.dtype.itemsize
         n = self.dtype.itemsize
         check_gm(self.buf, off, n, "GlobalTensor::GetValue")
-        ctx.emit(ScalarOp("gm_read", n, kernel_frame()))
-        return self.buf.data[off:off + n].view(self.dtype)[0].item()
+        ctx.emit(ScalarOp("gm_read", n, kernel_frame(), self.buf.name, off))
+        return _tag(self.buf.data[off:off + n].view(self.dtype)[0].item(), "gm_read")
 
     def SetValue(self, index: Any, value: Any) -> None:
         ctx = current()

@@ -16,7 +16,7 @@ import numpy as np
 from ..diagnostics import kernel_frame
 from ..events import ITER, VLOOP as VLOOP_OP, VfCall
 from ..runtime import current
-from ..tensor import UbPtr
+from ..tensor import ScalarRead, ScalarReadInt, UbPtr
 from .passes import compile_passes
 
 
@@ -184,6 +184,9 @@ def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) ->
         ctx.vf = None
     instrs = rec.finish(ctx)
     meta = {"unroll_hints": rec.unroll_hints} if rec.unroll_hints else {}
+    scalar_args = sum(1 for a in (*args, *kwargs.values()) if isinstance(a, (ScalarRead, ScalarReadInt)))
+    if scalar_args:
+        meta["scalar_args"] = scalar_args
     ctx.emit(VfCall(vf.name, launch, len(args) + len(kwargs), instrs, where, meta))
 
 
