@@ -14,6 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..diagnostics import kernel_frame
+from ..dtypes import CScalar
 from ..events import ITER, VLOOP as VLOOP_OP, VfCall
 from ..runtime import current
 from ..tensor import ScalarRead, ScalarReadInt, UbPtr
@@ -168,7 +169,12 @@ def __simd_callee__(fn: Callable) -> Callable:
 
 
 def _copy_arg(a: Any) -> Any:
-    return UbPtr(a.addr, a.dtype) if isinstance(a, UbPtr) else a
+    """VF parameters are passed by value: pointers and scalar variables are copied."""
+    if isinstance(a, UbPtr):
+        return UbPtr(a.addr, a.dtype)
+    if isinstance(a, CScalar):
+        return type(a)(a.value)
+    return a
 
 
 def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) -> None:

@@ -1,0 +1,124 @@
+"""reduce_max_ar_unroll: z[i] = max_j x[i, j] (vendor reduce/src/reduce_max_ar_unroll.asc).
+
+Four rows per group, one accumulator each, sharing the chunk mask; the tail rows as in the baseline;
+StoreUnAlignPost at the end. The VF runs VF_REPEAT times.
+"""
+from toolkit import regbase as Reg
+from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.dtypes import uint32_t
+from toolkit.pipe import TPipe, TPosition, TQue
+from toolkit.tensor import GlobalTensor, gm_cast
+
+from ..common import BLOCK_BYTES, NEG_INF, SIZEOF_FLOAT, VF_REPEAT, VL_B32, AlignUp, static_cast_u16
+from .host import ReduceHost
+
+HOST = ReduceHost("max", "ar")
+
+
+@Reg.__simd_vf__
+def ReduceMaxArVfUnroll(xAddr, zAddr, d0, d1, d1Pad):
+    acc0 = Reg.RegTensor[float]()
+    acc1 = Reg.RegTensor[float]()
+    acc2 = Reg.RegTensor[float]()
+    acc3 = Reg.RegTensor[float]()
+    in0 = Reg.RegTensor[float]()
+    in1 = Reg.RegTensor[float]()
+    in2 = Reg.RegTensor[float]()
+    in3 = Reg.RegTensor[float]()
+    unalignAcc = Reg.UnalignRegForStore()
+    fullMask = Reg.CreateMask[float, Reg.MaskPattern.ALL]()
+    rowChunks = static_cast_u16((d1 + VL_B32 - 1) // VL_B32)
+    groups = static_cast_u16(d0) // 4
+
+    for g in Reg.VLOOP(groups):
+        r = static_cast_u16(g * 4)
+        Reg.Duplicate(acc0, NEG_INF)
+        Reg.Duplicate(acc1, NEG_INF)
+        Reg.Duplicate(acc2, NEG_INF)
+        Reg.Duplicate(acc3, NEG_INF)
+        remainCols = uint32_t(d1)
+        for c in Reg.VLOOP(rowChunks):
+            mask = Reg.UpdateMask[float](remainCols)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in0, xAddr + (r + 0) * d1Pad + c * VL_B32)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in1, xAddr + (r + 1) * d1Pad + c * VL_B32)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in2, xAddr + (r + 2) * d1Pad + c * VL_B32)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in3, xAddr + (r + 3) * d1Pad + c * VL_B32)
+            Reg.Max[float, Reg.MaskMergeMode.MERGING](acc0, acc0, in0, mask)
+            Reg.Max[float, Reg.MaskMergeMode.MERGING](acc1, acc1, in1, mask)
+            Reg.Max[float, Reg.MaskMergeMode.MERGING](acc2, acc2, in2, mask)
+            Reg.Max[float, Reg.MaskMergeMode.MERGING](acc3, acc3, in3, mask)
+        Reg.ReduceMax(in0, acc0, fullMask)
+        Reg.StoreUnAlign(zAddr, in0, unalignAcc, 1)
+        Reg.ReduceMax(in1, acc1, fullMask)
+        Reg.StoreUnAlign(zAddr, in1, unalignAcc, 1)
+        Reg.ReduceMax(in2, acc2, fullMask)
+        Reg.StoreUnAlign(zAddr, in2, unalignAcc, 1)
+        Reg.ReduceMax(in3, acc3, fullMask)
+        Reg.StoreUnAlign(zAddr, in3, unalignAcc, 1)
+    for r in Reg.VLOOP(static_cast_u16(groups * 4), static_cast_u16(d0)):
+        Reg.Duplicate(acc0, NEG_INF)
+        remainCols = uint32_t(d1)
+        for c in Reg.VLOOP(rowChunks):
+            mask = Reg.UpdateMask[float](remainCols)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in0, xAddr + r * d1Pad + c * VL_B32)
+            Reg.Max[float, Reg.MaskMergeMode.MERGING](acc0, acc0, in0, mask)
+        Reg.ReduceMax(in0, acc0, fullMask)
+        Reg.StoreUnAlign(zAddr, in0, unalignAcc, 1)
+    Reg.StoreUnAlignPost(zAddr, unalignAcc, 0)
+
+
+class KernelReduceMaxAr:
+    def __init__(self):
+        self.pipe = TPipe()
+        self.inQueueX = TQue(TPosition.VECIN, 1)
+        self.outQueueZ = TQue(TPosition.VECOUT, 1)
+        self.xGm = GlobalTensor(float)
+        self.zGm = GlobalTensor(float)
+
+    def Init(self, x, z, tiling):
+        self.d0_ = tiling.d0
+        self.d1_ = tiling.d1
+        self.d1Pad_ = tiling.d1Pad
+        self.outLen_ = tiling.d0
+        self.xGm.SetGlobalBuffer(gm_cast(float, x), self.d0_ * self.d1_)
+        self.zGm.SetGlobalBuffer(gm_cast(float, z), self.outLen_)
+        # row slots of d1Pad floats plus one VL of slack for whole-register loads of the last row
+        self.pipe.InitBuffer(self.inQueueX, 1, (self.d0_ * self.d1Pad_ + VL_B32) * SIZEOF_FLOAT)
+        self.pipe.InitBuffer(self.outQueueZ, 1, AlignUp(self.outLen_ * SIZEOF_FLOAT, BLOCK_BYTES))
+
+    def Process(self):
+        self.CopyIn()
+        self.Compute()
+        self.CopyOut()
+
+    def CopyIn(self):
+        xLocal = self.inQueueX.AllocTensor(float)
+        rowParams = DataCopyExtParams(1, self.d1_ * SIZEOF_FLOAT, 0, 0, 0)
+        padParams = DataCopyPadExtParams(False, 0, 0, 0)
+        for i in range(self.d0_):
+            DataCopyPad(xLocal[i * self.d1Pad_], self.xGm[i * self.d1_], rowParams, padParams)
+        self.inQueueX.EnQue(xLocal)
+
+    def Compute(self):
+        xLocal = self.inQueueX.DeQue(float)
+        zLocal = self.outQueueZ.AllocTensor(float)
+        xAddr = xLocal.GetPhyAddr()
+        zAddr = zLocal.GetPhyAddr()
+        for _ in range(VF_REPEAT):
+            Reg.asc_vf_call[ReduceMaxArVfUnroll](xAddr, zAddr, self.d0_, self.d1_, self.d1Pad_)
+        self.outQueueZ.EnQue(zLocal)
+        self.inQueueX.FreeTensor(xLocal)
+
+    def CopyOut(self):
+        zLocal = self.outQueueZ.DeQue(float)
+        DataCopyPad(self.zGm, zLocal, DataCopyExtParams(1, self.outLen_ * SIZEOF_FLOAT, 0, 0, 0))
+        self.outQueueZ.FreeTensor(zLocal)
+
+
+def reduce_max_ar_unroll(x, z, tiling):
+    op = KernelReduceMaxAr()
+    op.Init(x, z, tiling)
+    op.Process()
+
+
+KERNEL = reduce_max_ar_unroll

@@ -1,0 +1,111 @@
+"""reduce_max_ra_unroll: z[j] = max_i x[i, j] (vendor reduce/src/reduce_max_ra_unroll.asc).
+
+Four accumulators over groups of 4 rows, a tail loop for the last 78 % 4 rows, then acc0 = op(acc0, acc1),
+acc2 = op(acc2, acc3), acc0 = op(acc0, acc2). The VF runs VF_REPEAT times.
+"""
+from toolkit import regbase as Reg
+from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.dtypes import uint32_t
+from toolkit.pipe import TPipe, TPosition, TQue
+from toolkit.tensor import GlobalTensor, gm_cast
+
+from ..common import BLOCK_BYTES, NEG_INF, SIZEOF_FLOAT, VF_REPEAT, VL_B32, AlignUp, static_cast_u16
+from .host import ReduceHost
+
+HOST = ReduceHost("max", "ra")
+
+
+@Reg.__simd_vf__
+def ReduceMaxRaVfUnroll(xAddr, zAddr, d0, d1, d1Pad):
+    acc0 = Reg.RegTensor[float]()
+    acc1 = Reg.RegTensor[float]()
+    acc2 = Reg.RegTensor[float]()
+    acc3 = Reg.RegTensor[float]()
+    in0 = Reg.RegTensor[float]()
+    in1 = Reg.RegTensor[float]()
+    in2 = Reg.RegTensor[float]()
+    in3 = Reg.RegTensor[float]()
+    remainCols = uint32_t(d1)
+    colChunks = static_cast_u16((d1 + VL_B32 - 1) // VL_B32)
+
+    for c in Reg.VLOOP(colChunks):
+        mask = Reg.UpdateMask[float](remainCols)
+        Reg.Duplicate(acc0, NEG_INF)
+        Reg.Duplicate(acc1, NEG_INF)
+        Reg.Duplicate(acc2, NEG_INF)
+        Reg.Duplicate(acc3, NEG_INF)
+        groups = static_cast_u16(d0) // 4
+        for g in Reg.VLOOP(groups):
+            r = static_cast_u16(g * 4)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in0, xAddr + (r + 0) * d1Pad + c * VL_B32)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in1, xAddr + (r + 1) * d1Pad + c * VL_B32)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in2, xAddr + (r + 2) * d1Pad + c * VL_B32)
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in3, xAddr + (r + 3) * d1Pad + c * VL_B32)
+            Reg.Max(acc0, acc0, in0, mask)
+            Reg.Max(acc1, acc1, in1, mask)
+            Reg.Max(acc2, acc2, in2, mask)
+            Reg.Max(acc3, acc3, in3, mask)
+        for r in Reg.VLOOP(static_cast_u16(groups * 4), static_cast_u16(d0)):
+            Reg.LoadAlign[float, Reg.LoadDist.DIST_NORM](in0, xAddr + r * d1Pad + c * VL_B32)
+            Reg.Max(acc0, acc0, in0, mask)
+        Reg.Max(acc0, acc0, acc1, mask)
+        Reg.Max(acc2, acc2, acc3, mask)
+        Reg.Max(acc0, acc0, acc2, mask)
+        Reg.StoreAlign[float, Reg.StoreDist.DIST_NORM](zAddr + c * VL_B32, acc0, mask)
+
+
+class KernelReduceMaxRa:
+    def __init__(self):
+        self.pipe = TPipe()
+        self.inQueueX = TQue(TPosition.VECIN, 1)
+        self.outQueueZ = TQue(TPosition.VECOUT, 1)
+        self.xGm = GlobalTensor(float)
+        self.zGm = GlobalTensor(float)
+
+    def Init(self, x, z, tiling):
+        self.d0_ = tiling.d0
+        self.d1_ = tiling.d1
+        self.d1Pad_ = tiling.d1Pad
+        self.outLen_ = tiling.d1
+        self.xGm.SetGlobalBuffer(gm_cast(float, x), self.d0_ * self.d1_)
+        self.zGm.SetGlobalBuffer(gm_cast(float, z), self.outLen_)
+        # row slots of d1Pad floats plus one VL of slack for whole-register loads of the last row
+        self.pipe.InitBuffer(self.inQueueX, 1, (self.d0_ * self.d1Pad_ + VL_B32) * SIZEOF_FLOAT)
+        self.pipe.InitBuffer(self.outQueueZ, 1, AlignUp(self.outLen_ * SIZEOF_FLOAT, BLOCK_BYTES))
+
+    def Process(self):
+        self.CopyIn()
+        self.Compute()
+        self.CopyOut()
+
+    def CopyIn(self):
+        xLocal = self.inQueueX.AllocTensor(float)
+        rowParams = DataCopyExtParams(1, self.d1_ * SIZEOF_FLOAT, 0, 0, 0)
+        padParams = DataCopyPadExtParams(False, 0, 0, 0)
+        for i in range(self.d0_):
+            DataCopyPad(xLocal[i * self.d1Pad_], self.xGm[i * self.d1_], rowParams, padParams)
+        self.inQueueX.EnQue(xLocal)
+
+    def Compute(self):
+        xLocal = self.inQueueX.DeQue(float)
+        zLocal = self.outQueueZ.AllocTensor(float)
+        xAddr = xLocal.GetPhyAddr()
+        zAddr = zLocal.GetPhyAddr()
+        for _ in range(VF_REPEAT):
+            Reg.asc_vf_call[ReduceMaxRaVfUnroll](xAddr, zAddr, self.d0_, self.d1_, self.d1Pad_)
+        self.outQueueZ.EnQue(zLocal)
+        self.inQueueX.FreeTensor(xLocal)
+
+    def CopyOut(self):
+        zLocal = self.outQueueZ.DeQue(float)
+        DataCopyPad(self.zGm, zLocal, DataCopyExtParams(1, self.outLen_ * SIZEOF_FLOAT, 0, 0, 0))
+        self.outQueueZ.FreeTensor(zLocal)
+
+
+def reduce_max_ra_unroll(x, z, tiling):
+    op = KernelReduceMaxRa()
+    op.Init(x, z, tiling)
+    op.Process()
+
+
+KERNEL = reduce_max_ra_unroll
