@@ -102,6 +102,27 @@ def parse_machine(doc: Mapping[str, Any]) -> Machine:
     )
 
 
+def with_overrides(machine: Machine, section: str, **values: Any) -> Machine:
+    """A copy of ``machine`` with some parameters of one section replaced (for fitting and what-ifs)."""
+    params = {k: dict(v) for k, v in machine.params.items()}
+    for key, value in values.items():
+        if key not in params.get(section, {}):
+            raise MachineError(f"machine model {machine.name} has no [{section}] {key}")
+        params[section][key] = value
+    return Machine(machine.name, machine.version + "+overrides",
+                   MappingProxyType({k: MappingProxyType(v) for k, v in params.items()}), machine.sources,
+                   machine.instructions)
+
+
+def with_instr(machine: Machine, opcode: str, **fields: Any) -> Machine:
+    """A copy of ``machine`` with some fields of one opcode's cost entry replaced."""
+    instrs = dict(machine.instructions)
+    old = machine.instr(opcode)
+    instrs[opcode] = InstrCost(**{**old.__dict__, **fields})
+    return Machine(machine.name, machine.version + "+overrides", machine.params, machine.sources,
+                   MappingProxyType(instrs))
+
+
 @functools.lru_cache(maxsize=None)
 def load_machine(name: str = "ascend950") -> Machine:
     text = resources.files(__package__).joinpath(f"{name}.toml").read_text(encoding="utf-8")

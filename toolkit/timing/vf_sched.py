@@ -1,29 +1,30 @@
-"""VF scheduler: cycles of one VF instance from its instruction stream alone.
+"""VF scheduler: cycles of one VF instance from its instruction stream alone (cycle-stepped).
 
 Model (all numbers from the machine file):
 * Front end: instructions dispatch in program order, ``dispatch_width`` per cycle, into an issue
   queue of ``window`` entries (the shadow queue: an entry is freed when its instruction issues); a
-  hardware-loop entry (RV_VLOOP) stalls dispatch for ``loop_entry_cycles``.
-* Issue: out of order, ``dispatch_to_issue`` cycles after dispatch at the earliest, when every source
+  hardware-loop entry (RV_VLOOP) ends the dispatch group and stalls dispatch for ``loop_entry_cycles``.
+* Issue: out of order, at the earliest ``dispatch_to_issue`` cycles after dispatch, once every source
   register is ready (producer issue + its forwarding latency, + ``store_extra_latency`` into a store)
   and a unit is free: execute ops on EXU0/EXU1 (single-issue opcodes on EXU0 only), each occupying its
   unit for the opcode's ``ii``; mask ops on the predicate unit; loads/stores on the UB ports
-  (``ub_slots`` accesses per cycle, at most ``ub_write_slots`` writes). RV_MEMBAR holds later memory
-  ops until every earlier store has completed + ``membar_release``.
-* Trace: an execute op's event lasts its ``duration`` from issue; a load/store event starts when it
-  could first issue and ends ``duration`` after it actually issued (queueing shows as longer events,
-  as in the vendor trace).
+  (``ub_slots`` accesses per cycle, at most ``ub_write_slots`` writes). Arbitration is oldest first,
+  except on the UB ports where ready loads go before stores. RV_MEMBAR holds later memory ops until
+  every earlier store has completed + ``membar_release``.
+* Trace: an execute op's event lasts its ``duration`` from issue; a load/store event starts when its
+  operands are ready and ends ``duration`` after it actually issued (queueing for a UB port shows as
+  a longer event, as in the vendor trace).
 * VF cycles (PUSHQ slice) = last completion + ``vf_fixed_cycles``; steady cycles = last completion.
 """
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 
-from ..events import ALIAS, ITER, PSEUDO_OPS
+from ..events import ALIAS, PSEUDO_OPS
 from ..machine import Machine
 
 MASK_OPS = frozenset({"RV_PLT", "RV_PSET", "RV_PMOV"})
+EX, EX0, MASK, LD, ST, LOOP, BAR = range(7)
 
 
 @dataclass
@@ -49,180 +50,224 @@ class VfTiming:
         return best[0] if self.steady and best[1] >= (1 - tol) * self.steady else "mixed"
 
 
-class _Slots:
-    """Per-cycle reservation counts with a capacity."""
-
-    __slots__ = ("cap", "used")
-
-    def __init__(self, cap: int):
-        self.cap = cap
-        self.used: dict[int, int] = {}
-
-    def free(self, t: int, span: int = 1) -> bool:
-        u = self.used
-        return all(u.get(t + k, 0) < self.cap for k in range(span))
-
-    def take(self, t: int, span: int = 1) -> None:
-        u = self.used
-        for k in range(span):
-            u[t + k] = u.get(t + k, 0) + 1
+def _decode(instrs: list, machine: Machine, store_extra: int):
+    """Real instructions with class, costs and dependencies on producer indices."""
+    producer: dict[int, int] = {}
+    rows = []
+    for op, dst, srcs, _aux in instrs:
+        if op in PSEUDO_OPS:
+            if op == ALIAS and srcs and srcs[0] in producer:
+                producer[dst] = producer[srcs[0]]
+            continue
+        info = machine.instr(op)
+        lane = info.lane
+        if lane == "RVECLP":
+            cls = LOOP
+        elif lane == "MEMBAR":
+            cls = BAR
+        elif lane == "RVECLD":
+            cls = LD
+        elif lane == "RVECST":
+            cls = ST
+        elif op in MASK_OPS:
+            cls = MASK
+        else:
+            cls = EX0 if info.issue == "single" else EX
+        deps = []
+        for s in srcs:
+            p = producer.get(s)
+            if p is not None:
+                extra = store_extra if cls == ST and rows[p][2] > 1 else 0
+                deps.append((p, extra))
+        idx = len(rows)
+        if dst >= 0:
+            producer[dst] = idx
+        rows.append((op, cls, info.latency, info.duration, max(info.ii, 1), tuple(deps), lane))
+    return rows
 
 
 def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
     p = machine.params["timing"]
     width, window, d2i = p["dispatch_width"], p["window"], p["dispatch_to_issue"]
     store_extra, loop_gap, membar_rel = p["store_extra_latency"], p["loop_entry_cycles"], p["membar_release"]
-    exu = [_Slots(1) for _ in range(p["ex_units"])]
-    pred = _Slots(p["pred_units"])
-    ub = _Slots(p["ub_slots"])
-    ub_w = _Slots(p["ub_write_slots"])
+    ub_slots, ub_wslots, n_exu = p["ub_slots"], p["ub_write_slots"], p["ex_units"]
+    rows = _decode(instrs, machine, store_extra)
+    n = len(rows)
+    disp = [0] * n
+    issue = [-1] * n
+    exu_busy = [0] * n_exu
+    pred_busy = [0] * p["pred_units"]
+    ub_used: dict[int, int] = {}
+    ubw_used: dict[int, int] = {}
+    waiting: list[int] = []
+    stores_pending: list[int] = []          # issued stores (for membar): completion times
+    open_bars: list[int] = []               # unissued membars (program order)
+    pc, t, fe_block = 0, 0, 0
 
-    ready: dict[int, tuple[int, int]] = {}      # value id -> (issue time, latency)
-    waiting: list[int] = []                       # issue times of dispatched instructions (min-heap)
-    n_real = 0
+    def ready_at(i: int) -> int:
+        r = disp[i] + d2i
+        for prod, extra in rows[i][5]:
+            ip = issue[prod]
+            if ip < 0:
+                return -1
+            v = ip + rows[prod][2] + extra
+            if v > r:
+                r = v
+        return r
+
+    while pc < n or waiting:
+        progressed = False
+        # ---- dispatch ----
+        if t >= fe_block:
+            for _ in range(width):
+                if pc >= n or len(waiting) >= window:
+                    break
+                disp[pc] = t
+                if rows[pc][1] == LOOP:
+                    issue[pc] = t
+                    fe_block = t + loop_gap
+                    pc += 1
+                    progressed = True
+                    break
+                if rows[pc][1] == BAR:
+                    open_bars.append(pc)
+                waiting.append(pc)
+                pc += 1
+                progressed = True
+        # ---- issue: loads and other ops oldest first, then stores ----
+        if waiting:
+            still = []
+            deferred = []
+            for i in waiting:
+                cls = rows[i][1]
+                if cls == ST:
+                    deferred.append(i)
+                    continue
+                if not _try_issue(i, cls, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots,
+                                  ub_wslots, open_bars, stores_pending, membar_rel, issue):
+                    still.append(i)
+                else:
+                    progressed = True
+            for i in deferred:
+                if not _try_issue(i, ST, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots,
+                                  ub_wslots, open_bars, stores_pending, membar_rel, issue):
+                    still.append(i)
+                else:
+                    progressed = True
+            if deferred:
+                still.sort()
+            waiting = still
+        if progressed or not waiting:
+            t += 1
+            continue
+        # nothing happened: jump to the next cycle at which something can change
+        nxt = [fe_block] if pc < n else []
+        for i in waiting:
+            r = ready_at(i)
+            if r > t:
+                nxt.append(r)
+        nxt += [b for b in exu_busy if b > t] + [b for b in pred_busy if b > t]
+        nxt += [s for s in stores_pending if s + membar_rel > t]
+        future = [x for x in nxt if x > t]
+        t = min(future) if future else t + 1
+    return _summarise(rows, disp, issue, ready_at, p, detail, machine)
+
+
+def _try_issue(i, cls, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots, ub_wslots,
+               open_bars, stores_pending, membar_rel, issue) -> bool:
+    r = ready_at(i)
+    if r < 0 or r > t:
+        return False
+    span = rows[i][4]
+    if cls in (LD, ST):
+        if open_bars and open_bars[0] < i:
+            return False
+        for k in range(span):
+            if ub_used.get(t + k, 0) >= ub_slots or (cls == ST and ubw_used.get(t + k, 0) >= ub_wslots):
+                return False
+        for k in range(span):
+            ub_used[t + k] = ub_used.get(t + k, 0) + 1
+            if cls == ST:
+                ubw_used[t + k] = ubw_used.get(t + k, 0) + 1
+        if cls == ST:
+            stores_pending.append(t + rows[i][3])
+    elif cls == EX or cls == EX0:
+        units = (0,) if cls == EX0 else tuple(range(len(exu_busy) - 1, -1, -1))
+        for u in units:
+            if exu_busy[u] <= t:
+                exu_busy[u] = t + span
+                break
+        else:
+            return False
+    elif cls == MASK:
+        for u in range(len(pred_busy)):
+            if pred_busy[u] <= t:
+                pred_busy[u] = t + span
+                break
+        else:
+            return False
+    elif cls == BAR:
+        if any(issue[j] < 0 for j in range(i) if rows[j][1] == ST) or any(s + membar_rel > t for s in stores_pending):
+            return False
+        open_bars.remove(i)
+        stores_pending.clear()
+    issue[i] = t
+    return True
+
+
+def _summarise(rows, disp, issue, ready_at, p, detail, machine) -> VfTiming:
     lane_events: dict[str, int] = {}
     lane_sum: dict[str, int] = {}
     op_count: dict[str, int] = {}
     op_sum: dict[str, int] = {}
     slices = [] if detail else None
-    d_cycle, d_used, fe_block = 0, 0, 0
-    last_store_done, membar_until = 0, 0
-    loop_entries = n_ex = 0
-    end = 0
-    ex_ii = [0.0, 0.0]      # bound accounting: dual-issue and EXU0-only occupancy
+    end = n_ex = loop_entries = 0
+    ex_ii = [0, 0]
     n_mem = n_st = n_pred = 0
-    cost = machine.instr
-
-    for op, dst, srcs, _aux in instrs:
-        if op in PSEUDO_OPS:
-            if op == ALIAS and srcs:
-                ready[dst] = ready.get(srcs[0], (0, 0))
-            continue
-        info = cost(op)
-        lane = info.lane
-        # ---- dispatch (in order) ----
-        d = max(d_cycle, fe_block)
-        if d > d_cycle:
-            d_cycle, d_used = d, 0
-        if d_used >= width:
-            d_cycle, d_used = d_cycle + 1, 0
-        while waiting and waiting[0] <= d_cycle:
-            heapq.heappop(waiting)
-        if len(waiting) >= window:
-            free_at = heapq.heappop(waiting)
-            if free_at > d_cycle:
-                d_cycle, d_used = free_at, 0
-            while waiting and waiting[0] <= d_cycle:
-                heapq.heappop(waiting)
-        d = d_cycle
-        d_used += 1
-        n_real += 1
-        if lane == "RVECLP":
+    for i, (op, cls, lat, dur, span, deps, lane) in enumerate(rows):
+        s = issue[i]
+        done = s + dur
+        if cls in (LD, ST):
+            start = ready_at(i)
+            n_mem += span
+            n_st += span if cls == ST else 0
+        else:
+            start = s
+        if cls == LOOP:
             loop_entries += 1
-            fe_block = d + loop_gap
-            s = d
-            done = d + info.duration
-            _acc(lane_events, lane_sum, op_count, op_sum, lane, op, info.duration)
-            if slices is not None:
-                slices.append((lane, op, d, done))
-            end = max(end, done)
-            continue
-        # ---- operands ----
-        is_store = lane == "RVECST"
-        t = d + d2i
-        for sid in srcs:
-            got = ready.get(sid)
-            if got is not None:
-                r = got[0] + got[1] + (store_extra if is_store and got[1] > 1 else 0)
-                if r > t:
-                    t = r
-        if lane in ("RVECLD", "RVECST") and membar_until > t:
-            t = membar_until
-        # ---- issue on a free unit ----
-        span = max(info.ii, 1)
-        if lane == "MEMBAR":
-            s = max(t, last_store_done + membar_rel)
-            membar_until = s
-            done = s + info.duration
-        elif lane == "RVECEX":
-            if op in MASK_OPS:
-                while not pred.free(t):
-                    t += 1
-                pred.take(t)
+        elif cls in (EX, EX0, MASK):
+            n_ex += 1
+            if cls == MASK:
                 n_pred += 1
             else:
-                # single-issue ops only fit EXU0; dual ops try the other units first so that EXU0
-                # stays available to the single-issue class (what a dynamic scheduler achieves)
-                units = exu[:1] if info.issue == "single" else exu[::-1]
-                chosen = None
-                while chosen is None:
-                    for u in units:
-                        if u.free(t, span):
-                            chosen = u
-                            break
-                    else:
-                        t += 1
-                chosen.take(t, span)
-                ex_ii[0 if info.issue == "single" else 1] += span
-            s = t
-            done = s + info.duration
-            n_ex += 1
-        else:                                   # loads and stores share the UB ports
-            while not (ub.free(t, span) and (not is_store or ub_w.free(t, span))):
-                t += 1
-            ub.take(t, span)
-            n_mem += span
-            if is_store:
-                ub_w.take(t, span)
-                n_st += span
-            s = t
-            done = s + info.duration
-            if is_store:
-                last_store_done = max(last_store_done, done)
-        if dst >= 0:
-            ready[dst] = (s, info.latency)
-        heapq.heappush(waiting, s)
-        start = d + d2i if lane in ("RVECLD", "RVECST") else s
-        _acc(lane_events, lane_sum, op_count, op_sum, lane, op, done - start)
+                ex_ii[0 if cls == EX0 else 1] += span
+        lane_events[lane] = lane_events.get(lane, 0) + 1
+        lane_sum[lane] = lane_sum.get(lane, 0) + (done - start)
+        op_count[op] = op_count.get(op, 0) + 1
+        op_sum[op] = op_sum.get(op, 0) + (done - start)
         if slices is not None:
             slices.append((lane, op, start, done))
-        end = max(end, done)
-
-    steady = end
-    units = max(len(exu), 1)
+        if done > end:
+            end = done
+    units = max(p["ex_units"], 1)
     bounds = {
-        "execute units": max(ex_ii[0], (ex_ii[0] + ex_ii[1]) / units),
+        "execute units": max(float(ex_ii[0]), (ex_ii[0] + ex_ii[1]) / units),
         "UB ports": max(n_mem / p["ub_slots"], n_st / p["ub_write_slots"]),
-        "dispatch": n_real / width,
-        "dependency chain": float(_critical_path(instrs, machine, store_extra)),
+        "dispatch": len(rows) / p["dispatch_width"],
+        "dependency chain": float(_critical_path(rows)),
         "mask unit": n_pred / p["pred_units"],
-        "loop entries": float(loop_entries * loop_gap),
+        "loop entries": float(loop_entries * p["loop_entry_cycles"]),
     }
-    return VfTiming(steady + p["vf_fixed_cycles"], steady, n_ex, lane_events, lane_sum, op_count, op_sum,
+    return VfTiming(end + p["vf_fixed_cycles"], end, n_ex, lane_events, lane_sum, op_count, op_sum,
                     loop_entries, bounds, slices)
 
 
-def _acc(lane_events, lane_sum, op_count, op_sum, lane, op, dur) -> None:
-    lane_events[lane] = lane_events.get(lane, 0) + 1
-    lane_sum[lane] = lane_sum.get(lane, 0) + dur
-    op_count[op] = op_count.get(op, 0) + 1
-    op_sum[op] = op_sum.get(op, 0) + dur
-
-
-def _critical_path(instrs: list, machine: Machine, store_extra: int) -> int:
-    """Longest register dependency chain (issue-to-ready latencies, completion of the last op)."""
-    ready: dict[int, int] = {}
+def _critical_path(rows) -> int:
+    """Longest register dependency chain: issue-to-ready latencies, plus the last op's duration."""
+    ready = [0] * len(rows)
     longest = 0
-    for op, dst, srcs, _aux in instrs:
-        if op in PSEUDO_OPS:
-            if op == ALIAS and srcs:
-                ready[dst] = ready.get(srcs[0], 0)
-            continue
-        info = machine.instr(op)
-        start = max((ready.get(s, 0) for s in srcs), default=0)
-        if info.lane == "RVECST" and info.latency > 1:
-            start += store_extra
-        if dst >= 0:
-            ready[dst] = start + info.latency
-        longest = max(longest, start + info.duration)
+    for i, (op, cls, lat, dur, span, deps, lane) in enumerate(rows):
+        start = max((ready[pi] + extra for pi, extra in deps), default=0)
+        ready[i] = start + lat
+        longest = max(longest, start + dur)
     return longest
