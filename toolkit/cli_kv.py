@@ -7,6 +7,8 @@ import click
 
 from .cli import check_writable, EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, BadUsage, cli, dump_json, write_output
 from .machine import load_machine
+from .timing.model import TimingModel
+from .views.cycles import compare_cycles_table, cycle_summary
 from .views.ub_report import compare_table
 
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
@@ -52,11 +54,16 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         raise BadUsage(str(err)) from None
     machine = load_machine()
     runs = {b: host.run_backend(b, params, case, machine) for b in backends}
+    model = TimingModel(machine)
+    timings = {b: model.launch(r.launch) for b, r in runs.items()}
+    cycles = {b: cycle_summary(t) for b, t in timings.items()}
     report = _report_json(params, runs)
-    text = _report_text(runs)
+    for b, summary in cycles.items():
+        report["backends"][b]["cycles"] = summary
+    text = _report_text(runs) + "\n\n" + _cycles_text(cycles, machine)
     if trace_path is not None:
         from .views.trace import kv_trace
-        write_output(trace_path, dump_json(kv_trace(runs)))
+        write_output(trace_path, dump_json(kv_trace(runs, timings, model)))
     if json_path is not None:
         write_output(json_path, dump_json(report))
     if json_path != "-":
@@ -93,6 +100,11 @@ def _report_text(runs: dict) -> str:
     lines.append("UB budget (bytes)")
     lines.append(compare_table({b: r.ub for b, r in runs.items()}))
     return "\n".join(lines)
+
+
+def _cycles_text(cycles: dict, machine) -> str:
+    return (f"Cycles (model {machine.name} v{machine.version}; 1 cycle = 1/{machine.clock_mhz} us)\n"
+            + compare_cycles_table(cycles))
 
 
 __all__ = ["kv_command", "EXIT_BAD_INPUT"]

@@ -179,9 +179,10 @@ def Select(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: Mas
     if d0 is not None or d1 is not None:
         one = np.ones(active.size, bool)
         lane_def = np.where(active, one if d0 is None else d0, one if d1 is None else d1)
+    srcs = (src0.id, src1.id, mask.id)
     dst.acc_lanes = None
     dst.set(np.asarray(result, dtype=dt), lane_def, rec, w)
-    rec.emit("RV_VSEL", dst.id, (src0.id, src1.id, mask.id), None)
+    rec.emit("RV_VSEL", dst.id, srcs, None)
 
 
 @template

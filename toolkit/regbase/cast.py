@@ -77,12 +77,13 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
             result = np.where(active, result, out_lane.type(0))
         if lane_def is not None:
             lane_def = lane_def | ~active if mode == MaskMergeMode.ZEROING else lane_def
+    srcs = (src.id, mask.id)          # read before dst (possibly src itself) gets its new value id
     dst.acc_lanes = None
     dst.set(np.asarray(result, dtype=out_lane), lane_def, rec, out_lane.itemsize)
     opcode = _opcode(sdt, ddt)
     if mode == MaskMergeMode.MERGING:
         tmp = rec.new_id()
-        rec.emit(opcode, tmp, (src.id, mask.id), None)
+        rec.emit(opcode, tmp, srcs, None)
         rec.emit("RV_VSEL", dst.id, (tmp, old_id, mask.id), None)
     else:
-        rec.emit(opcode, dst.id, (src.id, mask.id), None)
+        rec.emit(opcode, dst.id, srcs, None)

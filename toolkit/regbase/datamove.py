@@ -185,8 +185,8 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
             if bm.any():
                 last = int(np.nonzero(bm)[0][-1]) + 1
                 ub.check(addr, last, f"StoreAlign<{dist}>")
-                np.copyto(ub.data[addr:addr + nbytes], data, where=bm)
-                np.copyto(ub.defined[addr:addr + nbytes], dd, where=bm)
+                np.copyto(ub.data[addr:addr + last], data[:last], where=bm[:last])
+                np.copyto(ub.defined[addr:addr + last], dd[:last], where=bm[:last])
         rec.emit("RV_VST", -1, (src.id, mask.id), dist)
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         dst.addr += int(rest[0]) * dst.dtype.itemsize

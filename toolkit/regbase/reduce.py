@@ -51,9 +51,10 @@ def _reduce(t: TArgs, kind: ReduceType, dst: RegTensor, src: RegTensor, mask: Ma
     if ld is not None:
         lane_def = np.ones(out.size, bool)
         lane_def[0] = bool(ld[active].all())
+    srcs = (src.id, mask.id)          # read before dst (possibly src itself) gets its new value id
     dst.acc_lanes = None
     dst.set(out, lane_def, rec, out_dt.itemsize)
-    rec.emit(_OPCODE[kind], dst.id, (src.id, mask.id), None)
+    rec.emit(_OPCODE[kind], dst.id, srcs, None)
 
 
 @template
