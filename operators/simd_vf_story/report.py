@@ -236,6 +236,7 @@ class StoryReport:
     selector: str
     kernels: list[KernelReport]
     seconds: float = 0.0
+    timing_model: Any = None
 
     @property
     def passed(self) -> bool:
@@ -275,8 +276,18 @@ class StoryReport:
         return "\n".join(lines)
 
 
-def run_selector(selector: str) -> StoryReport:
+def run_selector(selector: str, with_cycles: bool = True) -> StoryReport:
     variants = select(selector)
     t0 = time.perf_counter()
     kernels = [build_kernel_report(v, run_module(v.module, v.name)) for v in variants]
-    return StoryReport(selector, kernels, time.perf_counter() - t0)
+    report = StoryReport(selector, kernels, time.perf_counter() - t0)
+    if with_cycles:
+        from toolkit.timing.model import TimingModel
+
+        from .report_cycles import add_cycles, register_columns
+        report.timing_model = TimingModel(load_machine())
+        register_columns()
+        for k in kernels:
+            add_cycles(k, report.timing_model)
+        report.seconds = time.perf_counter() - t0
+    return report

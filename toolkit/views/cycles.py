@@ -8,12 +8,30 @@ from ..timing.model import KernelTiming
 PIPE_NAMES = {PIPE_MTE2: "MTE2", PIPE_MTE3: "MTE3", PIPE_V: "VECTOR", PIPE_S: "SCALAR"}
 
 
+def pipe_bounds(core) -> dict[str, int]:
+    """Per pipe: busy time plus the fill before its first and the drain after its last operation (a
+    pipe that never idles in between bounds the core exactly)."""
+    out = {}
+    for pipe, busy in core.busy.items():
+        spans = [(s.start, s.end) for s in core.slices if s.pipe == pipe]
+        if not spans:
+            out[PIPE_NAMES[pipe]] = 0
+            continue
+        first = min(a for a, _ in spans)
+        last = max(b for _, b in spans)
+        out[PIPE_NAMES[pipe]] = busy + first + max(core.end - last, 0)
+    return out
+
+
 def bottleneck(kt: KernelTiming, tol: float = 0.02) -> str:
-    """The pipe whose busy time on the slowest core is within ``tol`` of that core's cycles; inside
-    VECTOR, the dominant VF bound. Otherwise the pipes overlap poorly: 'pipe dependencies'."""
+    """The pipe whose bound (busy + fill + drain) on the slowest core is within ``tol`` of that core's
+    cycles; inside VECTOR, the dominant VF bound. Otherwise: 'pipe dependencies'."""
     core = kt.slowest
-    pipe, busy = max(core.busy.items(), key=lambda kv: kv[1])
-    if core.end and busy >= (1 - tol) * core.end:
+    bounds = pipe_bounds(core)
+    name, bound = max(bounds.items(), key=lambda kv: kv[1])
+    pipe = next(p for p, n in PIPE_NAMES.items() if n == name)
+    busy = core.busy[pipe]
+    if core.end and bound >= (1 - tol) * core.end:
         name = PIPE_NAMES[pipe]
         if pipe == PIPE_V and core.vfs:
             weight: dict[str, float] = {}
@@ -50,6 +68,7 @@ def cycle_summary(kt: KernelTiming) -> dict:
         "ipc": {name: round(a[1] / a[2], 3) if a[2] else 0.0 for name, a in kinds.items()},
         "vf_kinds": {name: {"count": a[0], "cycles": a[3], "avg_cycles": round(a[3] / a[0], 1)}
                      for name, a in kinds.items()},
+        "pipe_bounds": pipe_bounds(core),
         "mte2_bytes": core.counters["mte2_bytes"],
         "mte3_bytes": core.counters["mte3_bytes"],
         "bottleneck": bottleneck(kt),
