@@ -145,7 +145,8 @@ def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtP
         sz = dst.dtype.itemsize
         left, right = int(pad.leftPadding) * sz, int(pad.rightPadding) * sz
         ub_stride = _align32(int(ext.dstStride) * 32 + left + length + right)
-        ctx.ub.check(dst.addr, 0, "DataCopyPad", align=32)
+        # the whole padded footprint (padding included) must lie in UB
+        ctx.ub.check(dst.addr, (n - 1) * ub_stride + _align32(left + length + right), "DataCopyPad", align=32)
         gm_starts = src.offset + k * (length + int(ext.srcStride))
         ub_starts = dst.addr + k * ub_stride
         fill = [] if ctx.dry_run else _pad_fill(ctx, src, gm_starts, ub_starts, length, left, right, pad, sz)

@@ -3,35 +3,19 @@ side-by-side text table of two or more launches (e.g. MemBase vs RegBase)."""
 from __future__ import annotations
 
 from ..events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V
+from ..timing.core import critical_path
 from ..timing.model import KernelTiming
 
 PIPE_NAMES = {PIPE_MTE2: "MTE2", PIPE_MTE3: "MTE3", PIPE_V: "VECTOR", PIPE_S: "SCALAR"}
 
 
-def pipe_bounds(core) -> dict[str, int]:
-    """Per pipe: busy time plus the fill before its first and the drain after its last operation (a
-    pipe that never idles in between bounds the core exactly)."""
-    out = {}
-    for pipe, busy in core.busy.items():
-        spans = [(s.start, s.end) for s in core.slices if s.pipe == pipe]
-        if not spans:
-            out[PIPE_NAMES[pipe]] = 0
-            continue
-        first = min(a for a, _ in spans)
-        last = max(b for _, b in spans)
-        out[PIPE_NAMES[pipe]] = busy + first + max(core.end - last, 0)
-    return out
-
-
 def bottleneck(kt: KernelTiming, tol: float = 0.02) -> str:
-    """The pipe whose bound (busy + fill + drain) on the slowest core is within ``tol`` of that core's
-    cycles; inside VECTOR, the dominant VF bound. Otherwise: 'pipe dependencies'."""
+    """The pipe whose busy time on the slowest core is within ``tol`` of that core's cycles (inside
+    VECTOR: the dominant VF bound); otherwise the make-up of the critical path across pipes."""
     core = kt.slowest
-    bounds = pipe_bounds(core)
-    name, bound = max(bounds.items(), key=lambda kv: kv[1])
-    pipe = next(p for p, n in PIPE_NAMES.items() if n == name)
-    busy = core.busy[pipe]
-    if core.end and bound >= (1 - tol) * core.end:
+    pipe, busy = max(core.busy.items(), key=lambda kv: kv[1])
+    name = PIPE_NAMES[pipe]
+    if core.end and busy >= (1 - tol) * core.end:
         name = PIPE_NAMES[pipe]
         if pipe == PIPE_V and core.vfs:
             weight: dict[str, float] = {}
@@ -41,7 +25,13 @@ def bottleneck(kt: KernelTiming, tol: float = 0.02) -> str:
             inner = max(weight.items(), key=lambda kv: kv[1])[0]
             return f"{name} ({inner})"
         return name
-    return f"pipe dependencies (busiest pipe {PIPE_NAMES[pipe]} {100.0 * busy / core.end:.0f}% of the core)"
+    path = critical_path(core)
+    total = sum(path.values()) or 1
+    parts = sorted(path.items(), key=lambda kv: -kv[1])
+    share = ", ".join(f"{PIPE_NAMES.get(k, k)} {100.0 * v / total:.0f}%" for k, v in parts if v)
+    if parts and parts[0][1] >= 0.9 * total and parts[0][0] in PIPE_NAMES:
+        return f"{PIPE_NAMES[parts[0][0]]} + fill/drain (critical path: {share})"
+    return f"latency chain across pipes (critical path: {share})"
 
 
 def cycle_summary(kt: KernelTiming) -> dict:
@@ -68,7 +58,7 @@ def cycle_summary(kt: KernelTiming) -> dict:
         "ipc": {name: round(a[1] / a[2], 3) if a[2] else 0.0 for name, a in kinds.items()},
         "vf_kinds": {name: {"count": a[0], "cycles": a[3], "avg_cycles": round(a[3] / a[0], 1)}
                      for name, a in kinds.items()},
-        "pipe_bounds": pipe_bounds(core),
+        "critical_path": {PIPE_NAMES.get(k, k): v for k, v in critical_path(core).items()},
         "mte2_bytes": core.counters["mte2_bytes"],
         "mte3_bytes": core.counters["mte3_bytes"],
         "bottleneck": bottleneck(kt),
