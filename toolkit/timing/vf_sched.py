@@ -224,13 +224,17 @@ def _summarise(rows, disp, issue, ready_at, p, detail, machine) -> VfTiming:
     end = n_ex = loop_entries = 0
     ex_ii = [0, 0]
     n_mem = n_st = n_pred = 0
+    tail = {"ex": 10 ** 9, "mem": 10 ** 9, "st": 10 ** 9, "pred": 10 ** 9, "any": 10 ** 9}
     for i, (op, cls, lat, dur, span, deps, lane) in enumerate(rows):
         s = issue[i]
         done = s + dur
         if cls in (LD, ST):
             start = ready_at(i)
             n_mem += span
-            n_st += span if cls == ST else 0
+            tail["mem"] = min(tail["mem"], dur)
+            if cls == ST:
+                n_st += span
+                tail["st"] = min(tail["st"], dur)
         else:
             start = s
         if cls == LOOP:
@@ -239,8 +243,11 @@ def _summarise(rows, disp, issue, ready_at, p, detail, machine) -> VfTiming:
             n_ex += 1
             if cls == MASK:
                 n_pred += 1
+                tail["pred"] = min(tail["pred"], dur)
             else:
                 ex_ii[0 if cls == EX0 else 1] += span
+                tail["ex"] = min(tail["ex"], dur)
+        tail["any"] = min(tail["any"], dur)
         lane_events[lane] = lane_events.get(lane, 0) + 1
         lane_sum[lane] = lane_sum.get(lane, 0) + (done - start)
         op_count[op] = op_count.get(op, 0) + 1
@@ -249,15 +256,21 @@ def _summarise(rows, disp, issue, ready_at, p, detail, machine) -> VfTiming:
             slices.append((lane, op, start, done))
         if done > end:
             end = done
+    # each throughput bound includes the unavoidable fill (dispatch to first issue) and drain (the
+    # shortest duration of that class after its last issue), so a stream limited by one resource
+    # meets its bound exactly
+    d2i = p["dispatch_to_issue"]
+    edge = {k: (d2i + v - 1 if v < 10 ** 9 else 0) for k, v in tail.items()}
     units = max(p["ex_units"], 1)
-    bounds = {
-        "execute units": max(float(ex_ii[0]), (ex_ii[0] + ex_ii[1]) / units),
-        "UB ports": max(n_mem / p["ub_slots"], n_st / p["ub_write_slots"]),
-        "dispatch": len(rows) / p["dispatch_width"],
-        "dependency chain": float(_critical_path(rows)),
-        "mask unit": n_pred / p["pred_units"],
-        "loop entries": float(loop_entries * p["loop_entry_cycles"]),
+    occ = {
+        "execute units": (max(float(ex_ii[0]), (ex_ii[0] + ex_ii[1]) / units), "ex"),
+        "UB ports": (max(n_mem / p["ub_slots"], n_st / p["ub_write_slots"]), "mem"),
+        "dispatch": (len(rows) / p["dispatch_width"], "any"),
+        "mask unit": (n_pred / p["pred_units"], "pred"),
     }
+    bounds = {name: (v + edge[k] if v else 0.0) for name, (v, k) in occ.items()}
+    bounds["dependency chain"] = float(_critical_path(rows) + d2i)
+    bounds["loop entries"] = float(loop_entries * p["loop_entry_cycles"])
     return VfTiming(end + p["vf_fixed_cycles"], end, n_ex, lane_events, lane_sum, op_count, op_sum,
                     loop_entries, bounds, slices)
 

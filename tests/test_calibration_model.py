@@ -1,0 +1,46 @@
+"""The cost model judged against the vendor-measured calibration table (what scripts/calibrate.py prints).
+
+These are the acceptance figures of the cycle model; they guard against a parameter or scheduler
+change that silently degrades it."""
+import pytest
+
+from operators.simd_vf_story import calibration as cal
+from toolkit.machine import load_machine
+
+
+@pytest.fixture(scope="module")
+def preds():
+    return cal.predict_rows(cal.collect(), load_machine())
+
+
+def test_pushq_rows_mape_within_15_percent(preds):
+    s = cal.summary(preds)
+    assert s["pushq_rows"] == 19
+    assert s["pushq_mape"] <= 15.0
+
+
+def test_every_within_group_ordering_is_reproduced(preds):
+    bad = [o.describe() for o in cal.orderings(preds) if not o.ok]
+    assert not bad
+
+
+def test_dma_sum_cycles(preds):
+    mte = [p for p in preds if p.kind == "mte"]
+    assert len(mte) == 20
+    within = [p for p in mte if abs(p.error_pct) <= 20.0]
+    # two MTE3 rows (reduce_sum_ar unroll 487 and binary 503 for the same 312-byte copy the other ar
+    # variants measure at ~304-314) are not reproducible by any deterministic DMA model
+    assert len(within) >= 18
+
+
+def test_opcode_sum_cycles(preds):
+    rows = [p for p in preds if p.kind == "opcode_sum"]
+    assert len(rows) == 36
+    assert cal.mape(preds, "opcode_sum") <= 10.0
+    exact_ex = [p for p in rows if p.row.metric in ("RV_VADD", "RV_VMULS", "RV_VMAX", "RV_VCADD", "RV_VCMAX")]
+    assert all(abs(p.error_pct) < 1.0 for p in exact_ex)
+
+
+def test_unmodelled_rows_are_reported_not_guessed(preds):
+    su = [p for p in preds if p.row.metric == "rvecsu_sum_cycles"]
+    assert su and all(p.ours is None for p in su)
