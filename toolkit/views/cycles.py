@@ -78,7 +78,6 @@ def compare_cycles_table(summaries: dict[str, dict]) -> str:
     add("VF count (all cores)", lambda s: str(s["vf_count"]))
     add("VF count (slowest core)", lambda s: str(s["vf_count_slowest_core"]))
     add("VF cycles (slowest core)", lambda s: str(s["vf_cycles_slowest_core"]))
-    add("bottleneck", lambda s: s["bottleneck"])
     kinds = list(dict.fromkeys(k for s in summaries.values() for k in s["vf_kinds"]))
     top = sorted(kinds, key=lambda k: -max(s["vf_kinds"].get(k, {}).get("cycles", 0) for s in summaries.values()))
     for k in top[:8]:
@@ -88,5 +87,7 @@ def compare_cycles_table(summaries: dict[str, dict]) -> str:
         a, b = (summaries[n]["kernel_cycles"] for n in names)
         rows.append(["speed-up", "", f"{a / b:.2f}x" if b else "-"])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
-                     for r in rows)
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+             for r in rows]
+    lines += [f"bottleneck {n}: {summaries[n]['bottleneck']}" for n in names]
+    return "\n".join(lines)
