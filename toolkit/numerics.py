@@ -58,6 +58,14 @@ def _to_f16_directed(x: np.ndarray, mode: str) -> np.ndarray:
     raise ValueError(mode)
 
 
+def _round_to_odd(x: np.ndarray, dst: np.dtype) -> np.ndarray:
+    """CAST_ODD: truncate toward zero, then set the last mantissa bit if the result is inexact."""
+    t = _f32_to_bf16_directed(x, "TRUNC") if dst == BF16 else _to_f16_directed(x, "TRUNC")
+    bits = t.view(np.uint16)
+    inexact = (t.astype(np.float64) != x.astype(np.float64)) & np.isfinite(x) & np.isfinite(t.astype(np.float64))
+    return np.where(inexact, bits | 1, bits).astype(np.uint16).view(dst)
+
+
 def _float_to_int(x: np.ndarray, dt: np.dtype, mode: str) -> np.ndarray:
     x64 = x.astype(np.float64)
     if mode in ("RINT", "NONE"):
@@ -87,10 +95,12 @@ def convert(x: np.ndarray, dst: np.dtype, mode: str = "RINT", overflow: str = "i
         if widening and src.itemsize <= 2:
             return x.astype(F32).astype(dst)
         xf = x.astype(F32)
-        if dst == BF16:
-            out = xf.astype(BF16) if mode in ("RINT", "NONE", "ODD") else _f32_to_bf16_directed(xf, mode)
+        if mode == "ODD" and dst in (BF16, F16):
+            out = _round_to_odd(xf, dst)
+        elif dst == BF16:
+            out = xf.astype(BF16) if mode in ("RINT", "NONE") else _f32_to_bf16_directed(xf, mode)
         elif dst == F16:
-            out = xf.astype(F16) if mode in ("RINT", "NONE", "ODD") else _to_f16_directed(xf, mode)
+            out = xf.astype(F16) if mode in ("RINT", "NONE") else _to_f16_directed(xf, mode)
         else:
             out = xf.astype(dst)
         if overflow == "saturate":
@@ -131,8 +141,16 @@ def elementwise(name: str, dt: np.dtype) -> Callable:
     if dt == BF16:
         return _bf16_wrap(fn)
     if name == "div" and dt.kind in "iu":
-        return lambda a, b: np.where(b == 0, 0, a // np.where(b == 0, 1, b)).astype(dt)
+        return lambda a, b: _int_div(a, b, dt)
     return fn
+
+
+def _int_div(a: np.ndarray, b: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """C integer division: the quotient truncates toward zero (x / 0 gives 0 here)."""
+    a64, b64 = a.astype(np.int64), b.astype(np.int64)
+    safe = np.where(b64 == 0, 1, b64)
+    q = np.abs(a64) // np.abs(safe) * np.sign(a64) * np.sign(safe)
+    return np.where(b64 == 0, 0, q).astype(dt)
 
 
 def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -73,10 +73,15 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     if not full:
         if mode == MaskMergeMode.MERGING:
             result = np.where(active, result, dst.raw.view(out_lane))
+            old_def = dst.lane_defined(out_lane.itemsize)      # inactive lanes keep dst (and its shadow)
+            if lane_def is not None or old_def is not None:
+                ones = np.ones(active.size, bool)
+                lane_def = np.where(active, ones if lane_def is None else lane_def,
+                                    ones if old_def is None else old_def)
         else:
             result = np.where(active, result, out_lane.type(0))
-        if lane_def is not None:
-            lane_def = lane_def | ~active if mode == MaskMergeMode.ZEROING else lane_def
+            if lane_def is not None:
+                lane_def = lane_def | ~active
     srcs = (src.id, mask.id)          # read before dst (possibly src itself) gets its new value id
     dst.acc_lanes = None
     dst.set(np.asarray(result, dtype=out_lane), lane_def, rec, out_lane.itemsize)

@@ -103,6 +103,14 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
         ptr.addr += int(rest[0]) * ptr.dtype.itemsize
 
 
+def _block_base(t: TArgs, ptr: UbPtr, rep_stride: int) -> int:
+    """Block-strided address: with a repeatStride, POST_MODE_NORMAL reads/writes at ``ptr + repeatStride*32``
+    and keeps the pointer; POST_MODE_UPDATE uses ``ptr`` and advances it afterwards (api-facts 3)."""
+    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+        return ptr.addr
+    return ptr.addr + rep_stride * 32
+
+
 def _sh(shadow, fn):
     return None if shadow is None else fn(shadow)
 
@@ -113,13 +121,14 @@ def _load_blocks(ctx, rec, t: TArgs, dst: RegTensor, ptr: UbPtr, blk_stride: int
     rep_stride = int(rest[0]) if len(rest) > 1 else 0
     dt = t.type(0) or dst.dtype
     w = dt.itemsize
-    ctx.ub.check(ptr.addr, 0, "LoadAlign<DATA_BLOCK_COPY>", 32)
+    base = _block_base(t, ptr, rep_stride)
+    ctx.ub.check(base, 0, "LoadAlign<DATA_BLOCK_COPY>", 32)
     active, _ = mask.lanes(w)
     blk_active = active.reshape(8, 32 // w).any(axis=1)
     raw = np.zeros(VL, dtype=np.uint8)
     lane_def = np.ones(VL, dtype=bool)
     for b in np.nonzero(blk_active)[0]:
-        a = ptr.addr + int(b) * int(blk_stride) * 32
+        a = base + int(b) * int(blk_stride) * 32
         data, shadow = _read(ctx, a, 32, 1, "LoadAlign<DATA_BLOCK_COPY>")
         raw[b * 32:(b + 1) * 32] = data
         if shadow is not None:
@@ -198,7 +207,8 @@ def _store_blocks(ctx, rec, t: TArgs, ptr: UbPtr, src: RegTensor, blk_stride: in
     rep_stride = int(rest[0]) if len(rest) > 1 else 0
     dt = t.type(0) or src.dtype
     w = dt.itemsize
-    ctx.ub.check(ptr.addr, 0, "StoreAlign<DATA_BLOCK_COPY>", 32)
+    base = _block_base(t, ptr, rep_stride)
+    ctx.ub.check(base, 0, "StoreAlign<DATA_BLOCK_COPY>", 32)
     active, _ = mask.lanes(w)
     bm = np.repeat(active, w)
     d = src.defined if src.defined is not None else np.ones(VL, bool)
@@ -206,7 +216,7 @@ def _store_blocks(ctx, rec, t: TArgs, ptr: UbPtr, src: RegTensor, blk_stride: in
         sel = bm[b * 32:(b + 1) * 32]
         if not sel.any():
             continue
-        a = ptr.addr + b * int(blk_stride) * 32
+        a = base + b * int(blk_stride) * 32
         ctx.ub.check(a, 32, "StoreAlign<DATA_BLOCK_COPY>")
         np.copyto(ctx.ub.data[a:a + 32], src.raw[b * 32:(b + 1) * 32], where=sel)
         np.copyto(ctx.ub.defined[a:a + 32], d[b * 32:(b + 1) * 32], where=sel)
