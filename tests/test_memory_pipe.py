@@ -277,3 +277,19 @@ def test_same_core_rewriting_gm_is_not_a_conflict():
 
     r = launch(kernel, 1, [out])
     assert "GM_WRITE_CONFLICT" not in r.diagnostics.codes() and out.buf.as_array(F32)[0] == 2.0
+
+
+def test_enque_of_a_dequeued_tensor_is_a_state_error():
+    from toolkit.diagnostics import KernelAbort
+    from toolkit.pipe import TPipe, TPosition, TQue
+    from toolkit.runtime import CoreContext, running
+
+    with running(CoreContext()):
+        q = TQue(TPosition.VECIN, 1)
+        TPipe().InitBuffer(q, 1, 256)
+        t = q.AllocTensor(float)
+        q.EnQue(t)
+        t = q.DeQue(float)
+        with pytest.raises(KernelAbort) as err:
+            q.EnQue(t)
+        assert err.value.diag.code == "QUEUE_BAD_STATE"

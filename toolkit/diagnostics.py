@@ -26,6 +26,7 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "QUEUE_DOUBLE_FREE": (ERROR, True, "FreeTensor of a buffer that is not allocated"),
     "QUEUE_NO_FREE_BUFFER": (ERROR, True, "AllocTensor needs a free buffer (FreeTensor the previous ones)"),
     "QUEUE_DEPTH_EXCEEDED": (ERROR, True, "more consecutive EnQue than the queue depth"),
+    "QUEUE_BAD_STATE": (ERROR, True, "EnQue needs a tensor from AllocTensor that was not queued yet"),
     "QUEUE_NOT_INITIALISED": (ERROR, True, "a queue or TBuf must be given memory by InitBuffer before use"),
     "QUEUE_LEAK": (ERROR, False, "every allocated queue buffer must be freed before the kernel ends"),
     "UNALIGN_STORE_NOT_FLUSHED": (ERROR, False, "StoreUnAlign must be followed by StoreUnAlignPost before the VF ends"),

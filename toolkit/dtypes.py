@@ -50,6 +50,30 @@ class CScalar:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.value})"
 
+    # Arithmetic and comparisons read the value (C promotion: the result is a plain number).
+    def __add__(self, o): return self.value + _v(o)
+    def __radd__(self, o): return _v(o) + self.value
+    def __sub__(self, o): return self.value - _v(o)
+    def __rsub__(self, o): return _v(o) - self.value
+    def __mul__(self, o): return self.value * _v(o)
+    def __rmul__(self, o): return _v(o) * self.value
+    def __floordiv__(self, o): return self.value // _v(o)
+    def __rfloordiv__(self, o): return _v(o) // self.value
+    def __truediv__(self, o): return self.value / _v(o)
+    def __rtruediv__(self, o): return _v(o) / self.value
+    def __mod__(self, o): return self.value % _v(o)
+    def __neg__(self): return -self.value
+    def __eq__(self, o): return self.value == _v(o)
+    def __lt__(self, o): return self.value < _v(o)
+    def __le__(self, o): return self.value <= _v(o)
+    def __gt__(self, o): return self.value > _v(o)
+    def __ge__(self, o): return self.value >= _v(o)
+    __hash__ = None
+
+
+def _v(o: Any) -> Any:
+    return o.value if isinstance(o, CScalar) else o
+
 
 def _ctype(name: str, dt: Any) -> type[CScalar]:
     return type(name, (CScalar,), {"dtype": np.dtype(dt), "__slots__": ()})

@@ -107,8 +107,8 @@ class TQue(_Buffer):
         idx = self._slot_of(t, "EnQue")
         ctx = current()
         if self.state[idx] != ALLOCATED:
-            ctx.report("QUEUE_DEPTH_EXCEEDED" if self.state[idx] == ENQUEUED else "QUEUE_DOUBLE_FREE",
-                       f"{self.name}.EnQue of buffer {idx} in state {self.state[idx]}")
+            ctx.report("QUEUE_BAD_STATE", f"{self.name}.EnQue of buffer {idx}, which is {self.state[idx]} "
+                       f"(EnQue takes a tensor fresh from AllocTensor)")
         if len(self.fifo) >= max(self.depth, 1) and self.depth > 0:
             ctx.report("QUEUE_DEPTH_EXCEEDED", f"{self.name}.EnQue: {len(self.fifo)} tensor(s) already queued, "
                        f"depth {self.depth}")

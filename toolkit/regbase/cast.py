@@ -41,6 +41,8 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     rmode = trait.roundMode
     if is_floating(sdt) and ddt == BF16 and sdt.itemsize == 4 and rmode == RoundMode.CAST_NONE:
         ctx.report("BAD_PARAMETER", "Cast float -> bfloat16_t needs a rounding mode (CAST_NONE is rejected)")
+    if rmode == RoundMode.CAST_HYBRID:
+        ctx.report("BAD_PARAMETER", "Cast with RoundMode::CAST_HYBRID is not emulated")
     rname = rmode.name.replace("CAST_", "")
     overflow = rec.machine.params["numerics"]["float_to_bf16_overflow"]
     ws, wd = sdt.itemsize, ddt.itemsize

@@ -59,23 +59,20 @@ def compare_table(reports: dict[str, UbReport], factor_name: str = "ubFactor") -
             row.append(f"{c - a:+d}")
         rows.append(row)
 
-    def summary(label: str, fn) -> list[str]:
-        vals = [fn(reports[n]) for n in names]
-        row = [label, ""] + [str(v) for v in vals]
+    # summary rows: (label, value of a plan, its cell, the cell of a difference); the difference of two
+    # plans is taken on the values as shown (percentages rounded to 0.1) and left blank when one is missing
+    summaries = [
+        ("total", lambda r: r.total_bytes, str, "{:+d}"),
+        ("budget", lambda r: r.budget_bytes, str, "{:+d}"),
+        ("percent used", lambda r: round(r.percent, 1), "{:.1f}%".format, "{:+.1f} pt"),
+        (f"max {factor_name}", lambda r: r.max_ub_factor, lambda v: "-" if v is None else str(v), "{:+d}"),
+    ]
+    for label, value, cell, diff in summaries:
+        vals = [value(reports[n]) for n in names]
+        row = [label, ""] + [cell(v) for v in vals]
         if len(names) == 2:
-            a, c = (fn(reports[n]) for n in names)
-            if isinstance(a, (int, float)) and isinstance(c, (int, float)) and label != "percent used":
-                row.append(f"{c - a:+d}" if isinstance(a, int) else f"{c - a:+.1f}")
-            elif label == "percent used":
-                row.append(f"{float(c.rstrip('%')) - float(a.rstrip('%')):+.1f} pt")
-            else:
-                row.append("")
-        return row
-
-    rows.append(summary("total", lambda r: r.total_bytes))
-    rows.append(summary("budget", lambda r: r.budget_bytes))
-    rows.append(summary("percent used", lambda r: f"{r.percent:.1f}%"))
-    rows.append(summary(f"max {factor_name}", lambda r: r.max_ub_factor if r.max_ub_factor is not None else "-"))
+            row.append("" if None in vals else diff.format(vals[1] - vals[0]))
+        rows.append(row)
     if len(names) == 2:
         a, c = (reports[n].total_bytes for n in names)
         if a:
