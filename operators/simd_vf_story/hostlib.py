@@ -16,6 +16,7 @@ import numpy as np
 
 from host.launch import LaunchResult, gm_alloc, launch
 from toolkit.diagnostics import Diagnostics
+from toolkit.golden import check_abs, check_rel_sum
 
 
 @dataclass
@@ -59,19 +60,17 @@ class VariantResult:
 
 
 def abs_check(got: np.ndarray, ref: np.ndarray, tol: float) -> Check:
-    """|got - ref| <= tol everywhere (NaN fails)."""
-    err = np.abs(got.astype(np.float64) - ref.astype(np.float64))
-    worst = float(np.max(err)) if err.size else 0.0
-    ok = bool(np.all(err <= tol))
-    return Check(ok, worst if ok or np.isfinite(worst) else float("inf"), f"|got-ref| <= {tol:g}")
+    """|got - ref| <= tol everywhere (NaN fails); worst error is the absolute one."""
+    r = check_abs(got, ref, tol)
+    return Check(r.passed, r.worst_error, f"|got-ref| <= {tol:g}")
 
 
 def rel_check(got: np.ndarray, ref: np.ndarray, rtol: float) -> Check:
     """|got - ref| <= rtol * (|ref| + 1) everywhere (NaN fails); worst error is the absolute one."""
-    err = np.abs(got.astype(np.float64) - ref.astype(np.float64))
-    ok = bool(np.all(err <= rtol * (np.abs(ref) + 1.0)))
-    worst = float(np.max(err)) if err.size else 0.0
-    return Check(ok, worst if np.isfinite(worst) else float("inf"), f"|got-ref| <= {rtol:g}*(|ref|+1)")
+    r = check_rel_sum(got, ref, rtol)
+    g, f = np.asarray(got, np.float64).ravel(), np.asarray(ref, np.float64).ravel()
+    worst = float(np.max(np.abs(g - f))) if g.size else 0.0
+    return Check(r.passed, worst if np.isfinite(worst) else float("inf"), f"|got-ref| <= {rtol:g}*(|ref|+1)")
 
 
 def run_kernel(kernel: Callable[..., None], host: FamilyHost, name: str | None = None) -> VariantResult:
