@@ -24,7 +24,12 @@ class BadUsage(Exception):
 
 
 def check_writable(*paths: str | None) -> None:
-    """Refuse an output path whose directory does not exist before doing any work."""
+    """Refuse an output path whose directory does not exist, or two outputs (say ``--json`` and
+    ``--trace``) sharing one path or both on stdout, before doing any work."""
+    given = [p for p in paths if p is not None]
+    for path in given:
+        if given.count(path) > 1:
+            raise BadUsage(f"two outputs write to {'stdout' if path == '-' else path}; give them different paths")
     for path in paths:
         if path is None or path == "-":
             continue

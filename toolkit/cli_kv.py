@@ -36,8 +36,6 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
     from operators.kv_rms_norm_rope_cache import host
 
-    if json_path is not None and json_path == trace_path:
-        raise BadUsage(f"--json and --trace both write to {json_path}; give them different paths")
     check_writable(json_path, trace_path)
     params = host.KvParams(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon)
     try:

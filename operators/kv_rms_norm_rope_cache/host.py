@@ -7,6 +7,7 @@ a directory laid out as gen_data writes it (``--data-dir``, e.g. files from a ha
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,8 +51,10 @@ class KvParams:
             raise BadInput(f"--cores must be positive (got {self.cores})")
         if self.dk % 2:
             raise BadInput(f"dk must be even (got {self.dk})")
-        if not self.epsilon >= 0:
-            raise BadInput(f"--epsilon must be >= 0 (got {self.epsilon})")
+        if not 0 <= self.epsilon <= float(np.finfo(np.float32).max):
+            raise BadInput(f"--epsilon must be >= 0 and finite in fp32 (got {self.epsilon})")
+        if self.seed < 0:
+            raise BadInput(f"--seed must be >= 0 (got {self.seed})")
 
 
 def envelope_violations(backend: str, p: KvParams) -> list[str]:
@@ -75,7 +78,14 @@ def envelope_violations(backend: str, p: KvParams) -> list[str]:
 
 def load_case(p: KvParams, data_dir: str | None) -> dict[str, np.ndarray]:
     if data_dir is None:
-        return gen_data.generate(p.batch, p.seq, p.dv, p.dk, epsilon=p.epsilon, seed=p.seed, num_head=p.num_head)
+        try:
+            return gen_data.generate(p.batch, p.seq, p.dv, p.dk, epsilon=p.epsilon, seed=p.seed,
+                                     num_head=p.num_head)
+        except (ValueError, MemoryError, OverflowError) as err:   # e.g. a shape too large to allocate
+            raise BadInput(f"cannot generate data for batch {p.batch}, num_head {p.num_head}, seq {p.seq}, "
+                           f"dv {p.dv}, dk {p.dk}: {err}") from None
+    if not os.path.isdir(data_dir):
+        raise BadInput(f"--data-dir {data_dir}: not a directory")
     try:
         return binio.load_case(data_dir, p.batch, p.num_head, p.seq, p.dv, p.dk)
     except binio.BadInput as err:
