@@ -227,7 +227,8 @@ def test_force_runs_and_reports_what_breaks(tmp_path):
     assert code == 1 and err == ""
     assert "warning ZEROING_ACCUMULATOR" in out and blocks(out)["regbase"][-1] == "FAIL"
     diags = json.loads(report.read_text())["backends"]["regbase"]["diagnostics"]
-    assert {"ZEROING_ACCUMULATOR", "UNDEFINED_READ"} == {d["code"] for d in diags}
+    # gamma's DataCopy of 1040 B moves 1024 B (warned), so its last values are never written (error)
+    assert {"ZEROING_ACCUMULATOR", "DATACOPY_TRUNCATED", "UNDEFINED_READ"} == {d["code"] for d in diags}
 
 
 # -- the UB budget gate -----------------------------------------------------------------------------

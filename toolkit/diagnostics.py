@@ -35,6 +35,7 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "REGISTER_LIMIT": (ERROR, True, "VF register file limits (UnalignReg 4+4, loop nesting 4)"),
     "REGISTER_SPILL": (WARNING, False, "more than 32 RegTensor / 8 MaskReg live in one VF spill to UB"),
     "BAD_PARAMETER": (ERROR, True, "API parameter outside its documented range"),
+    "DATACOPY_TRUNCATED": (WARNING, False, "DataCopy moves whole 32 B blocks: a count whose bytes are not a multiple of 32 loses its tail (use DataCopyPad)"),
     "MASK_ZERO": (WARNING, False, "a level-0 call with an empty mask is not guaranteed to be a no-op on Ascend 950"),
 }
 

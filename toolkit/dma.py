@@ -121,6 +121,9 @@ def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
     else:
         nbytes = int(scalar_value(count_or_params)) * src.dtype.itemsize
         n, length, src_step, dst_step = 1, nbytes // 32 * 32, 0, 0
+        if nbytes % 32:
+            ctx.report("DATACOPY_TRUNCATED", f"DataCopy of {nbytes} B moves only {length} B "
+                       f"({nbytes - length} B tail dropped)", size=nbytes)
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
         ctx.ub.check(dst.addr, 0, "DataCopy", align=32)
         _gm_to_ub(ctx, dst, src, src.offset + src_step * np.arange(n), dst.addr + dst_step * np.arange(n),

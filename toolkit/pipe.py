@@ -191,14 +191,16 @@ class TPipe:
         ctx.emit(event)
         self.top += num * each
         self.nbuffers += num
+        fatal = not ctx.dry_run          # a dry run (plan only) keeps going to record the whole plan
         if self.nbuffers > ctx.machine.max_buffers:
             ctx.report("TOO_MANY_BUFFERS", f"{self.nbuffers} buffers after InitBuffer({buf.name})",
-                       plan=[_plan_row(p) for p in self.plan])
+                       plan=[_plan_row(p) for p in self.plan], raise_fatal=fatal)
         budget = ctx.machine.ub_budget_bytes
         if self.top > budget:
             ctx.report("UB_OVER_BUDGET", f"InitBuffer({buf.name}) brings the UB plan to {self.top} B, budget "
                        f"{budget} B: " + ", ".join(f"{p.name} {p.num}x{p.bytes_each}" for p in self.plan),
-                       address=event.addr, size=num * each, plan=[_plan_row(p) for p in self.plan])
+                       address=event.addr, size=num * each, plan=[_plan_row(p) for p in self.plan],
+                       raise_fatal=fatal)
         return True
 
     def check_leaks(self, ctx) -> None:
