@@ -33,6 +33,22 @@ _LOAD_FOOTPRINT = {
 }
 
 
+def ub_banks(machine, addrs) -> int:
+    """Bit mask of the (bank group, bank) pairs the 32 B blocks at ``addrs`` touch (for the timing
+    view's bank-conflict rule); bit ``bank * groups + group``."""
+    groups = machine.params["core"]["ub_bank_groups"]
+    banks = machine.params["core"]["ub_banks_per_group"]
+    mask = 0
+    for a in addrs:
+        blk = a // 32
+        mask |= 1 << ((blk // groups) % banks * groups + blk % groups)
+    return mask
+
+
+def _span_banks(machine, addr: int, nbytes: int) -> int:
+    return ub_banks(machine, range(addr // 32 * 32, addr + max(nbytes, 1), 32))
+
+
 def _place(dist: str, src: np.ndarray, fill: int) -> np.ndarray:
     """Register bytes (256) built from the UB footprint bytes ``src`` for one load dist."""
     if dist == "NORM":
@@ -93,12 +109,12 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
         el = data.reshape(-1, w)
         dst.set(el[0::2].ravel().copy(), _sh(shadow, lambda s: s.reshape(-1, w)[0::2].ravel()), rec, 1)
         dst1.set(el[1::2].ravel().copy(), _sh(shadow, lambda s: s.reshape(-1, w)[1::2].ravel()), rec, 1)
-        rec.emit("RV_VLD", dst.id, (), dist)
+        rec.emit("RV_VLD", dst.id, (), (dist, _span_banks(rec.machine, addr, foot(w))))
         rec.emit("ALIAS", dst1.id, (dst.id,), None)
     else:
         raw = _place(dist, data, 0)
         dst.set(raw, None if shadow is None else _place(dist, shadow, True), rec, 1)
-        rec.emit("RV_VLD", dst.id, (), dist)
+        rec.emit("RV_VLD", dst.id, (), (dist, _span_banks(rec.machine, addr, foot(w))))
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         ptr.addr += int(rest[0]) * ptr.dtype.itemsize
 
@@ -173,14 +189,14 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
         d0 = src.defined if src.defined is not None else np.ones(VL, bool)
         d1 = src1.defined if src1.defined is not None else np.ones(VL, bool)
         ub.write(dst.addr, both, np.stack([d0.reshape(-1, ew), d1.reshape(-1, ew)], axis=1).ravel())
-        rec.emit("RV_VST", -1, (src.id, src1.id), dist)
+        rec.emit("RV_VST", -1, (src.id, src1.id), (dist, _span_banks(rec.machine, dst.addr, 2 * VL)))
         return
     addr, rest = _resolve_addr(dst, args[:-1])
     if dist.startswith("FIRST"):
         ew = {"FIRST_B8": 1, "FIRST_B16": 2, "FIRST_B32": 4}[dist]
         ub.check(addr, ew, f"StoreAlign<{dist}>", ew)
         ub.write(addr, src.raw[:ew], True if src.defined is None else src.defined[:ew])
-        rec.emit("RV_VST", -1, (src.id,), dist)
+        rec.emit("RV_VST", -1, (src.id,), (dist, _span_banks(rec.machine, addr, ew)))
     else:
         data, dd, ew, lane = _store_bytes(dist, src, w)
         active, full = mask.lanes(lane)
@@ -196,7 +212,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
                 ub.check(addr, last, f"StoreAlign<{dist}>")
                 np.copyto(ub.data[addr:addr + last], data[:last], where=bm[:last])
                 np.copyto(ub.defined[addr:addr + last], dd[:last], where=bm[:last])
-        rec.emit("RV_VST", -1, (src.id, mask.id), dist)
+        rec.emit("RV_VST", -1, (src.id, mask.id), (dist, _span_banks(rec.machine, addr, nbytes)))
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         dst.addr += int(rest[0]) * dst.dtype.itemsize
 

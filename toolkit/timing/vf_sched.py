@@ -8,7 +8,9 @@ Model (all numbers from the machine file):
   register is ready (producer issue + its forwarding latency, + ``store_extra_latency`` into a store)
   and a unit is free: execute ops on EXU0/EXU1 (single-issue opcodes on EXU0 only), each occupying its
   unit for the opcode's ``ii``; mask ops on the predicate unit; loads/stores on the UB ports
-  (``ub_slots`` accesses per cycle, at most ``ub_write_slots`` writes). Arbitration is oldest first,
+  (``ub_slots`` accesses per cycle, at most ``ub_write_slots`` writes; with ``bank_conflicts`` "rw" a
+  store may not share a bank with another access of its cycle, "all" also serialises same-bank reads).
+  Arbitration is oldest first,
   except on the UB ports where ready loads go before stores. RV_MEMBAR holds later memory ops until
   every earlier store has completed + ``membar_release``.
 * Trace: an execute op's event lasts its ``duration`` from issue; a load/store event starts when its
@@ -54,7 +56,8 @@ def _decode(instrs: list, machine: Machine, store_extra: int):
     """Real instructions with class, costs and dependencies on producer indices."""
     producer: dict[int, int] = {}
     rows = []
-    for op, dst, srcs, _aux in instrs:
+    banks = machine.params["timing"]["bank_conflicts"] != "none"
+    for op, dst, srcs, aux in instrs:
         if op in PSEUDO_OPS:
             if op == ALIAS and srcs and srcs[0] in producer:
                 producer[dst] = producer[srcs[0]]
@@ -82,7 +85,8 @@ def _decode(instrs: list, machine: Machine, store_extra: int):
         idx = len(rows)
         if dst >= 0:
             producer[dst] = idx
-        rows.append((op, cls, info.latency, info.duration, max(info.ii, 1), tuple(deps), lane))
+        bank = aux[1] if banks and cls in (LD, ST) and isinstance(aux, tuple) else 0
+        rows.append((op, cls, info.latency, info.duration, max(info.ii, 1), tuple(deps), lane, bank))
     return rows
 
 
@@ -99,6 +103,7 @@ def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
     pred_busy = [0] * p["pred_units"]
     ub_used: dict[int, int] = {}
     ubw_used: dict[int, int] = {}
+    bank_used: dict = {"rr": p["bank_conflicts"] == "all"}     # cycle -> (read banks, write banks)
     waiting: list[int] = []
     stores_pending: list[int] = []          # issued stores (for membar): completion times
     open_bars: list[int] = []               # unissued membars (program order)
@@ -144,13 +149,13 @@ def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
                     deferred.append(i)
                     continue
                 if not _try_issue(i, cls, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots,
-                                  ub_wslots, open_bars, stores_pending, membar_rel, issue):
+                                  ub_wslots, open_bars, stores_pending, membar_rel, issue, bank_used):
                     still.append(i)
                 else:
                     progressed = True
             for i in deferred:
                 if not _try_issue(i, ST, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots,
-                                  ub_wslots, open_bars, stores_pending, membar_rel, issue):
+                                  ub_wslots, open_bars, stores_pending, membar_rel, issue, bank_used):
                     still.append(i)
                 else:
                     progressed = True
@@ -174,7 +179,7 @@ def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
 
 
 def _try_issue(i, cls, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots, ub_wslots,
-               open_bars, stores_pending, membar_rel, issue) -> bool:
+               open_bars, stores_pending, membar_rel, issue, bank_used) -> bool:
     r = ready_at(i)
     if r < 0 or r > t:
         return False
@@ -182,11 +187,19 @@ def _try_issue(i, cls, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used
     if cls in (LD, ST):
         if open_bars and open_bars[0] < i:
             return False
+        bank = rows[i][7]
         for k in range(span):
             if ub_used.get(t + k, 0) >= ub_slots or (cls == ST and ubw_used.get(t + k, 0) >= ub_wslots):
                 return False
+            if bank:
+                reads, writes = bank_used.get(t + k, (0, 0))
+                if bank & writes or (cls == ST or bank_used.get("rr")) and bank & reads:
+                    return False
         for k in range(span):
             ub_used[t + k] = ub_used.get(t + k, 0) + 1
+            if bank:
+                reads, writes = bank_used.get(t + k, (0, 0))
+                bank_used[t + k] = (reads, writes | bank) if cls == ST else (reads | bank, writes)
             if cls == ST:
                 ubw_used[t + k] = ubw_used.get(t + k, 0) + 1
         if cls == ST:
@@ -225,7 +238,7 @@ def _summarise(rows, disp, issue, ready_at, p, detail, machine) -> VfTiming:
     ex_ii = [0, 0]
     n_mem = n_st = n_pred = 0
     tail = {"ex": 10 ** 9, "mem": 10 ** 9, "st": 10 ** 9, "pred": 10 ** 9, "any": 10 ** 9}
-    for i, (op, cls, lat, dur, span, deps, lane) in enumerate(rows):
+    for i, (op, cls, lat, dur, span, deps, lane, _bank) in enumerate(rows):
         s = issue[i]
         done = s + dur
         if cls in (LD, ST):
@@ -279,7 +292,7 @@ def _critical_path(rows) -> int:
     """Longest register dependency chain: issue-to-ready latencies, plus the last op's duration."""
     ready = [0] * len(rows)
     longest = 0
-    for i, (op, cls, lat, dur, span, deps, lane) in enumerate(rows):
+    for i, (op, cls, lat, dur, span, deps, lane, _bank) in enumerate(rows):
         start = max((ready[pi] + extra for pi, extra in deps), default=0)
         ready[i] = start + lat
         longest = max(longest, start + dur)
