@@ -12,7 +12,7 @@ from .calibration import FAMILY_SCOPE, PUSHQ
 from .report import EXTRA_COLUMNS, Column, KernelReport
 
 CYCLE_KEYS = ("pushq_vf_cycles", "steady_cycles", "ipc", "rvecex_sum_cycles", "rvecld_sum_cycles",
-              "rvecst_sum_cycles", "bottleneck")
+              "rvecst_sum_cycles", "bottleneck", "bounds")
 RUN_KEYS = ("pushq_vf_sum_cycles", "push_pb_sum_cycles", "mte2_sum_cycles", "mte3_sum_cycles", "core_cycles",
             "rvecex_sum_cycles", "rvecld_sum_cycles", "rvecst_sum_cycles")
 

@@ -19,6 +19,7 @@ def vf_metrics(t: VfTiming) -> dict[str, float]:
         "ipc": round(t.ipc, 4),
         "loop_entries": t.loop_entries,
         "bottleneck": t.bottleneck(),
+        "bounds": {k: round(v, 1) for k, v in t.bounds.items()},
     }
     for lane in LANES:
         key = lane.lower()
