@@ -42,7 +42,7 @@ def cycle_summary(kt: KernelTiming) -> dict:
         vf_count += c.counters["vf_count"]
         vf_cycles += c.counters["pushq_vf_cycles"]
         for ev, t, _ in c.vfs:
-            acc = kinds.setdefault(ev.name, [0, 0, 0, 0])
+            acc = kinds.setdefault(ev.name, [0, 0, 0, 0, t])
             acc[0] += 1
             acc[1] += t.n_ex
             acc[2] += t.steady
@@ -56,7 +56,9 @@ def cycle_summary(kt: KernelTiming) -> dict:
         "vf_cycles_slowest_core": core.counters["pushq_vf_cycles"],
         "pipes": {PIPE_NAMES[p]: core.busy[p] for p in (PIPE_MTE2, PIPE_MTE3, PIPE_V, PIPE_S)},
         "ipc": {name: round(a[1] / a[2], 3) if a[2] else 0.0 for name, a in kinds.items()},
-        "vf_kinds": {name: {"count": a[0], "cycles": a[3], "avg_cycles": round(a[3] / a[0], 1)}
+        "vf_kinds": {name: {"count": a[0], "cycles": a[3], "avg_cycles": round(a[3] / a[0], 1),
+                            "bottleneck": a[4].bottleneck(),
+                            "bounds": {k: round(v, 1) for k, v in a[4].bounds.items()}}
                      for name, a in kinds.items()},
         "critical_path": {PIPE_NAMES.get(k, k): v for k, v in critical_path(core).items()},
         "mte2_bytes": core.counters["mte2_bytes"],
