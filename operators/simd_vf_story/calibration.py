@@ -16,10 +16,8 @@ from toolkit.timing.model import TimingModel
 from toolkit.views.cannsim import predict, run_metrics, vf_metrics
 
 from .hostlib import run_module
-from .registry import VARIANTS, Variant
+from .registry import MEASUREMENT_SCOPE, VARIANTS, Variant
 
-#: vendor measurement scope per family (spec: broadcast sums over launches, the others one VF)
-FAMILY_SCOPE = {"broadcast": "run", "elemwise": "vf", "reduce": "vf"}
 PUSHQ = ("pushq_vf_sum_cycles", "pushq_vf_cycles")
 MTE = ("mte2_sum_cycles", "mte3_sum_cycles")
 NOT_MODELLED = ("rvecsu_sum_cycles",)
@@ -81,7 +79,7 @@ def predict_rows(events: dict[str, list], machine: Machine) -> list[Prediction]:
         if v is None or v.key not in metrics or not is_cycle_row(row):
             continue
         run, vf = metrics[v.key]
-        scope = FAMILY_SCOPE.get(v.family, "vf")
+        scope = MEASUREMENT_SCOPE.get(v.family, "vf")
         if row.metric.startswith("RV_"):
             ours = predict(row.metric, run, vf, scope)[1]
             measured = row.second

@@ -58,6 +58,10 @@ _ROWS = [
     ("reduce/reduce_sum_ra_pragma",                "reduce_sum_ra",    "pragma"),
 ]
 
+#: how the vendor measured each family: "run" = sums over the VF launches (broadcast), "vf" = one VF
+#: instance of the VF_REPEAT loop (the steady state the elemwise and reduce tables report)
+MEASUREMENT_SCOPE = {"broadcast": "run", "elemwise": "vf", "reduce": "vf"}
+
 VARIANTS: dict[str, Variant] = {key: Variant(key, group, cal) for key, group, cal in _ROWS}
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(v.family for v in VARIANTS.values()))
 

@@ -18,7 +18,7 @@ from toolkit.machine import load_machine
 from toolkit.views.counters import run_counters, vf_counters, vf_events
 
 from .hostlib import VariantResult, run_module
-from .registry import FAMILIES, VARIANTS, Variant, family_variants
+from .registry import FAMILIES, MEASUREMENT_SCOPE, VARIANTS, Variant, family_variants
 
 ROOT = "simd_vf_story"
 
@@ -32,7 +32,7 @@ METRICS: dict[str, tuple[str, str, float]] = {
 
 #: scope of the instruction-count columns of the text view, per family (the vendor's tables give
 #: per-VF figures for the VF_REPEAT families and run totals for broadcast)
-FAMILY_SCOPE = {"broadcast": "total", "elemwise": "per_vf", "reduce": "per_vf"}
+FAMILY_SCOPE = {fam: ("total" if scope == "run" else "per_vf") for fam, scope in MEASUREMENT_SCOPE.items()}
 
 
 class SelectorError(ValueError):

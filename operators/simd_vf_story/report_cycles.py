@@ -8,7 +8,8 @@ from __future__ import annotations
 from toolkit.timing.model import TimingModel
 from toolkit.views.cannsim import predict, run_metrics, vf_metrics
 
-from .calibration import FAMILY_SCOPE, PUSHQ
+from .calibration import PUSHQ
+from .registry import MEASUREMENT_SCOPE
 from .report import EXTRA_COLUMNS, Column, KernelReport
 
 CYCLE_KEYS = ("pushq_vf_cycles", "steady_cycles", "ipc", "rvecex_sum_cycles", "rvecld_sum_cycles",
@@ -28,7 +29,7 @@ def add_cycles(k: KernelReport, model: TimingModel) -> None:
     for key in RUN_KEYS:
         k.total[key] = run[key]
     k.total["pushq_vf_cycles"] = run["pushq_vf_sum_cycles"]
-    scope = FAMILY_SCOPE.get(k.variant.family, "vf")
+    scope = MEASUREMENT_SCOPE.get(k.variant.family, "vf")
     compared = {}
     for metric, measured in k.measured.items():
         if metric.startswith("RV_"):
