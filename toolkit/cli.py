@@ -87,7 +87,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from . import cli_kv, cli_story  # noqa: F401  (modules add their commands to ``cli``)
+    from . import cli_kv, cli_machine, cli_story  # noqa: F401  (modules add their commands to ``cli``)
 
 
 def main(argv: list[str] | None = None) -> int:
