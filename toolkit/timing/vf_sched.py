@@ -282,18 +282,26 @@ def _summarise(rows, disp, issue, ready_at, p, detail, machine) -> VfTiming:
         "mask unit": (n_pred / p["pred_units"], "pred"),
     }
     bounds = {name: (v + edge[k] if v else 0.0) for name, (v, k) in occ.items()}
-    bounds["dependency chain"] = float(_critical_path(rows) + d2i)
+    bounds["dependency chain"] = float(_critical_path(rows, p["membar_release"]) + d2i)
     bounds["loop entries"] = float(loop_entries * p["loop_entry_cycles"])
     return VfTiming(end + p["vf_fixed_cycles"], end, n_ex, lane_events, lane_sum, op_count, op_sum,
                     loop_entries, bounds, slices)
 
 
-def _critical_path(rows) -> int:
-    """Longest register dependency chain: issue-to-ready latencies, plus the last op's duration."""
+def _critical_path(rows, membar_release: int = 1) -> int:
+    """Longest dependency chain: register dependencies (issue-to-ready latencies) and the memory order a
+    MEMBAR imposes (later loads/stores after every earlier store completed), plus the last duration."""
     ready = [0] * len(rows)
-    longest = 0
+    longest = stores_done = gate = 0
     for i, (op, cls, lat, dur, span, deps, lane, _bank) in enumerate(rows):
         start = max((ready[pi] + extra for pi, extra in deps), default=0)
+        if cls == BAR:
+            gate = max(start, stores_done + membar_release)
+            start = gate
+        elif cls in (LD, ST):
+            start = max(start, gate)
+            if cls == ST:
+                stores_done = max(stores_done, start + dur)
         ready[i] = start + lat
         longest = max(longest, start + dur)
     return longest

@@ -9,6 +9,18 @@ from ..timing.model import KernelTiming
 PIPE_NAMES = {PIPE_MTE2: "MTE2", PIPE_MTE3: "MTE3", PIPE_V: "VECTOR", PIPE_S: "SCALAR"}
 
 
+def _top_vf(core) -> str:
+    """The VF kind with the most VECTOR cycles on the core, its share and its own bound."""
+    cycles: dict[str, int] = {}
+    bound: dict[str, str] = {}
+    for ev, t, _ in core.vfs:
+        cycles[ev.name] = cycles.get(ev.name, 0) + t.cycles
+        bound.setdefault(ev.name, t.bottleneck())
+    top = max(cycles, key=cycles.get)
+    share = 100.0 * cycles[top] / max(sum(cycles.values()), 1)
+    return f"top VF {top}: {share:.0f}% of the VF cycles, bound: {bound[top]}"
+
+
 def bottleneck(kt: KernelTiming, tol: float = 0.02) -> str:
     """The pipe whose busy time on the slowest core is within ``tol`` of that core's cycles (inside
     VECTOR: the dominant VF bound); otherwise the make-up of the critical path across pipes."""
@@ -18,19 +30,15 @@ def bottleneck(kt: KernelTiming, tol: float = 0.02) -> str:
     if core.end and busy >= (1 - tol) * core.end:
         name = PIPE_NAMES[pipe]
         if pipe == PIPE_V and core.vfs:
-            weight: dict[str, float] = {}
-            for _, t, _ in core.vfs:
-                b = t.bottleneck()
-                weight[b] = weight.get(b, 0) + t.cycles
-            inner = max(weight.items(), key=lambda kv: kv[1])[0]
-            return f"{name} ({inner})"
+            return f"{name} ({_top_vf(core)})"
         return name
     path = critical_path(core)
     total = sum(path.values()) or 1
     parts = sorted(path.items(), key=lambda kv: -kv[1])
     share = ", ".join(f"{PIPE_NAMES.get(k, k)} {100.0 * v / total:.0f}%" for k, v in parts if v)
     if parts and parts[0][1] >= 0.9 * total and parts[0][0] in PIPE_NAMES:
-        return f"{PIPE_NAMES[parts[0][0]]} + fill/drain (critical path: {share})"
+        top = f"; {_top_vf(core)}" if parts[0][0] == PIPE_V and core.vfs else ""
+        return f"{PIPE_NAMES[parts[0][0]]} + fill/drain (critical path: {share}{top})"
     return f"latency chain across pipes (critical path: {share})"
 
 
