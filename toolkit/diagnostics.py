@@ -65,6 +65,7 @@ class Diagnostic:
     address: int | None = None
     size: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    occurrences: int = 1
 
     @property
     def fatal(self) -> bool:
@@ -78,7 +79,9 @@ class Diagnostic:
         addr = ""
         if self.address is not None:
             addr = f" [addr 0x{self.address:x}" + (f", {self.size} B]" if self.size is not None else "]")
-        return f"{self.severity} {self.code} {where}at {self.location()}: {self.message}{addr} (rule: {self.rule})"
+        again = f" [{self.occurrences} times]" if self.occurrences > 1 else ""
+        return (f"{self.severity} {self.code} {where}at {self.location()}: {self.message}{addr}{again} "
+                f"(rule: {self.rule})")
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -99,7 +102,7 @@ class Diagnostics:
 
     def __init__(self) -> None:
         self._items: list[Diagnostic] = []
-        self._seen: set[tuple] = set()
+        self._seen: dict[tuple, Diagnostic] = {}
 
     def report(self, code: str, message: str, *, core: int | None = None, address: int | None = None,
                size: int | None = None, where: tuple[str, int] | None = None, raise_fatal: bool = True,
@@ -108,9 +111,12 @@ class Diagnostics:
         file, line = where if where is not None else kernel_frame()
         diag = Diagnostic(code, severity, message, rule, file, line, core, address, size, dict(extra))
         key = (code, file, line, core if fatal else None, message if fatal else None)
-        if key not in self._seen:
-            self._seen.add(key)
+        first = self._seen.get(key)
+        if first is None:
+            self._seen[key] = diag
             self._items.append(diag)
+        else:           # the same rule broken at the same line again (other cores, later tiles): count it
+            first.occurrences += 1
         if fatal and raise_fatal:
             raise KernelAbort(diag)
         return diag

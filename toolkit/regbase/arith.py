@@ -78,13 +78,13 @@ def _check_accumulator(dst: RegTensor, srcs: tuple, mask: MaskReg, w: int, mode:
     dst.acc_lanes = active.copy() if mode == ZEROING or dst.acc_lanes is None else (dst.acc_lanes | active)
 
 
-def _binary(name: str, opcode: str):
+def _binary(name: str, opcode: str, api: str):
     def impl(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg) -> None:
         rec = current().vf or current_recorder()
         dt = t.type(0) or dst.dtype
         mode = t.enum(MaskMergeMode, ZEROING)
         w = dt.itemsize
-        _check_accumulator(dst, (src0, src1), mask, w, mode, name)
+        _check_accumulator(dst, (src0, src1), mask, w, mode, api)
         result = elementwise(name, dt)(src0.raw.view(dt), src1.raw.view(dt))
         lane_def = _and_def(src0.lane_defined(w), src1.lane_defined(w))
         _finish(rec, opcode, dst, dt, result, lane_def, mask, mode, (src0.id, src1.id))
@@ -92,13 +92,13 @@ def _binary(name: str, opcode: str):
     return template(impl)
 
 
-def _scalar(name: str, opcode: str):
+def _scalar(name: str, opcode: str, api: str):
     def impl(t: TArgs, dst: RegTensor, src: RegTensor, scalar: Any, mask: MaskReg) -> None:
         rec = current().vf or current_recorder()
         dt = t.type(0) or dst.dtype
         mode = t.enum(MaskMergeMode, ZEROING)
         w = dt.itemsize
-        _check_accumulator(dst, (src,), mask, w, mode, name)
+        _check_accumulator(dst, (src,), mask, w, mode, api)
         x = src.raw.view(dt)
         result = elementwise(name, dt)(x, np.full(x.size, scalar_value(scalar), dtype=dt))
         _finish(rec, opcode, dst, dt, result, src.lane_defined(w), mask, mode, (src.id,))
@@ -119,16 +119,16 @@ def _unary(name: str, opcode: str):
     return template(impl)
 
 
-Add = _binary("add", "RV_VADD")
-Sub = _binary("sub", "RV_VSUB")
-Mul = _binary("mul", "RV_VMUL")
-Div = _binary("div", "RV_VDIV")
-Max = _binary("max", "RV_VMAX")
-Min = _binary("min", "RV_VMIN")
-Adds = _scalar("add", "RV_VADDS")
-Muls = _scalar("mul", "RV_VMULS")
-Maxs = _scalar("max", "RV_VMAXS")
-Mins = _scalar("min", "RV_VMINS")
+Add = _binary("add", "RV_VADD", "Add")
+Sub = _binary("sub", "RV_VSUB", "Sub")
+Mul = _binary("mul", "RV_VMUL", "Mul")
+Div = _binary("div", "RV_VDIV", "Div")
+Max = _binary("max", "RV_VMAX", "Max")
+Min = _binary("min", "RV_VMIN", "Min")
+Adds = _scalar("add", "RV_VADDS", "Adds")
+Muls = _scalar("mul", "RV_VMULS", "Muls")
+Maxs = _scalar("max", "RV_VMAXS", "Maxs")
+Mins = _scalar("min", "RV_VMINS", "Mins")
 Sqrt = _unary("sqrt", "RV_VSQRT")
 Exp = _unary("exp", "RV_VEXP")
 Abs = _unary("abs", "RV_VABS")
