@@ -3,13 +3,11 @@
 One VF, n -> m: each a chunk is loaded once and reused for all m rows.
 """
 from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.dtypes import uint32_t
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
 
-from ..common import SIZEOF_FLOAT, VL_B32, VFLoopNumForB32, static_cast_u16
+from ..common import VL_B32, VFLoopNumForB32, static_cast_u16
 from .host import BroadcastHost
+from .kernel import KernelHeadAxisBase
 
 HOST = BroadcastHost("head")
 
@@ -31,42 +29,7 @@ def ComputeVF(xAddr, aAddr, yAddr, n, nElemsAligned, vfLoopM, vfLoopN):
             Reg.StoreAlign[float](yAddr + i * VL_B32 + j * nElemsAligned, yReg, mask)
 
 
-class KernelHeadAxis:
-    def __init__(self):
-        self.pipe = TPipe()
-        self.xQueue = TQue(TPosition.VECIN, 1)
-        self.aQueue = TQue(TPosition.VECIN, 1)
-        self.yQueue = TQue(TPosition.VECOUT, 1)
-        self.xGm = GlobalTensor(float)
-        self.aGm = GlobalTensor(float)
-        self.yGm = GlobalTensor(float)
-
-    def Init(self, x, a, y, tiling):
-        self.tiling = tiling
-        self.xGm.SetGlobalBuffer(gm_cast(float, x), tiling.m * tiling.n)
-        self.aGm.SetGlobalBuffer(gm_cast(float, a), tiling.n)
-        self.yGm.SetGlobalBuffer(gm_cast(float, y), tiling.m * tiling.n)
-        self.pipe.InitBuffer(self.xQueue, 1, tiling.m * tiling.nElemsAligned * SIZEOF_FLOAT)
-        self.pipe.InitBuffer(self.aQueue, 1, tiling.nElemsAligned * SIZEOF_FLOAT)
-        self.pipe.InitBuffer(self.yQueue, 1, tiling.m * tiling.nElemsAligned * SIZEOF_FLOAT)
-
-    def Process(self):
-        self.CopyIn()
-        self.Compute()
-        self.CopyOut()
-
-    def CopyIn(self):
-        tiling = self.tiling
-        xLocal = self.xQueue.AllocTensor(float)
-        aLocal = self.aQueue.AllocTensor(float)
-        rowParams = DataCopyExtParams(1, tiling.n * SIZEOF_FLOAT, 0, 0, 0)
-        padParams = DataCopyPadExtParams(False, 0, 0, 0)
-        for j in range(tiling.m):
-            DataCopyPad(xLocal[j * tiling.nElemsAligned], self.xGm[j * tiling.n], rowParams, padParams)
-        DataCopyPad(aLocal, self.aGm, rowParams, padParams)
-        self.xQueue.EnQue(xLocal)
-        self.aQueue.EnQue(aLocal)
-
+class KernelHeadAxis(KernelHeadAxisBase):
     def Compute(self):
         tiling = self.tiling
         xLocal = self.xQueue.DeQue(float)
@@ -80,14 +43,6 @@ class KernelHeadAxis:
         self.yQueue.EnQue(yLocal)
         self.xQueue.FreeTensor(xLocal)
         self.aQueue.FreeTensor(aLocal)
-
-    def CopyOut(self):
-        tiling = self.tiling
-        yLocal = self.yQueue.DeQue(float)
-        rowParams = DataCopyExtParams(1, tiling.n * SIZEOF_FLOAT, 0, 0, 0)
-        for j in range(tiling.m):
-            DataCopyPad(self.yGm[j * tiling.n], yLocal[j * tiling.nElemsAligned], rowParams)
-        self.yQueue.FreeTensor(yLocal)
 
 
 def head_axis_2_vfloop_nm(x, a, y, tiling):

@@ -3,13 +3,11 @@
 Optimised: one VF, m -> n -> b (each a chunk reused for the b rows).
 """
 from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.dtypes import uint32_t
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
 
-from ..common import SIZEOF_FLOAT, VL_B32, VFLoopNumForB32, static_cast_u16
+from ..common import VL_B32, VFLoopNumForB32, static_cast_u16
 from .host import BroadcastHost
+from .kernel import KernelMidAxisBase
 
 HOST = BroadcastHost("mid")
 
@@ -34,43 +32,7 @@ def ComputeVF(xAddr, aAddr, yAddr, vfLoopM, vfLoopB, n, nElemsAligned, vfLoopN):
                     yAddr + (m * vfLoopB + b) * nElemsAligned + i * VL_B32, yReg, mask)
 
 
-class KernelMidAxis:
-    def __init__(self):
-        self.pipe = TPipe()
-        self.xQueue = TQue(TPosition.VECIN, 1)
-        self.aQueue = TQue(TPosition.VECIN, 1)
-        self.yQueue = TQue(TPosition.VECOUT, 1)
-        self.xGm = GlobalTensor(float)
-        self.aGm = GlobalTensor(float)
-        self.yGm = GlobalTensor(float)
-
-    def Init(self, x, a, y, tiling):
-        self.tiling = tiling
-        self.xGm.SetGlobalBuffer(gm_cast(float, x), tiling.m * tiling.b * tiling.n)
-        self.aGm.SetGlobalBuffer(gm_cast(float, a), tiling.m * tiling.n)
-        self.yGm.SetGlobalBuffer(gm_cast(float, y), tiling.m * tiling.b * tiling.n)
-        self.pipe.InitBuffer(self.xQueue, 1, tiling.m * tiling.b * tiling.nElemsAligned * SIZEOF_FLOAT)
-        self.pipe.InitBuffer(self.aQueue, 1, tiling.m * tiling.nElemsAligned * SIZEOF_FLOAT)
-        self.pipe.InitBuffer(self.yQueue, 1, tiling.m * tiling.b * tiling.nElemsAligned * SIZEOF_FLOAT)
-
-    def Process(self):
-        self.CopyIn()
-        self.Compute()
-        self.CopyOut()
-
-    def CopyIn(self):
-        tiling = self.tiling
-        xLocal = self.xQueue.AllocTensor(float)
-        aLocal = self.aQueue.AllocTensor(float)
-        rowParams = DataCopyExtParams(1, tiling.n * SIZEOF_FLOAT, 0, 0, 0)
-        padParams = DataCopyPadExtParams(False, 0, 0, 0)
-        for row in range(tiling.m * tiling.b):
-            DataCopyPad(xLocal[row * tiling.nElemsAligned], self.xGm[row * tiling.n], rowParams, padParams)
-        for m in range(tiling.m):
-            DataCopyPad(aLocal[m * tiling.nElemsAligned], self.aGm[m * tiling.n], rowParams, padParams)
-        self.xQueue.EnQue(xLocal)
-        self.aQueue.EnQue(aLocal)
-
+class KernelMidAxis(KernelMidAxisBase):
     def Compute(self):
         tiling = self.tiling
         xLocal = self.xQueue.DeQue(float)
@@ -84,14 +46,6 @@ class KernelMidAxis:
         self.yQueue.EnQue(yLocal)
         self.xQueue.FreeTensor(xLocal)
         self.aQueue.FreeTensor(aLocal)
-
-    def CopyOut(self):
-        tiling = self.tiling
-        yLocal = self.yQueue.DeQue(float)
-        rowParams = DataCopyExtParams(1, tiling.n * SIZEOF_FLOAT, 0, 0, 0)
-        for row in range(tiling.m * tiling.b):
-            DataCopyPad(self.yGm[row * tiling.n], yLocal[row * tiling.nElemsAligned], rowParams)
-        self.yQueue.FreeTensor(yLocal)
 
 
 def mid_axis_5_vfloop_mnb(x, a, y, tiling):

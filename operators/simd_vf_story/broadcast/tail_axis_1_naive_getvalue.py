@@ -3,13 +3,11 @@
 Naive: one VF per row; the kernel reads a[j] from UB with a scalar GetValue and passes it to the VF.
 """
 from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.dtypes import uint32_t
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
 
-from ..common import BLOCK_BYTES, SIZEOF_FLOAT, VL_B32, AlignUp, VFLoopNumForB32
+from ..common import VL_B32, VFLoopNumForB32
 from .host import BroadcastHost
+from .kernel import KernelTailAxisBase
 
 HOST = BroadcastHost("tail")
 
@@ -28,42 +26,7 @@ def ComputeVF(xAddr, yAddr, n, vfLoopN, aVal):
         Reg.StoreAlign[float](yAddr + i * VL_B32, yReg, mask)
 
 
-class KernelTailAxis:
-    def __init__(self):
-        self.pipe = TPipe()
-        self.xQueue = TQue(TPosition.VECIN, 1)
-        self.aQueue = TQue(TPosition.VECIN, 1)
-        self.yQueue = TQue(TPosition.VECOUT, 1)
-        self.xGm = GlobalTensor(float)
-        self.aGm = GlobalTensor(float)
-        self.yGm = GlobalTensor(float)
-
-    def Init(self, x, a, y, tiling):
-        self.tiling = tiling
-        self.xGm.SetGlobalBuffer(gm_cast(float, x), tiling.m * tiling.n)
-        self.aGm.SetGlobalBuffer(gm_cast(float, a), tiling.m)
-        self.yGm.SetGlobalBuffer(gm_cast(float, y), tiling.m * tiling.n)
-        self.pipe.InitBuffer(self.xQueue, 1, tiling.m * tiling.nElemsAligned * SIZEOF_FLOAT)
-        self.pipe.InitBuffer(self.aQueue, 1, AlignUp(tiling.m * SIZEOF_FLOAT, BLOCK_BYTES))
-        self.pipe.InitBuffer(self.yQueue, 1, tiling.m * tiling.nElemsAligned * SIZEOF_FLOAT)
-
-    def Process(self):
-        self.CopyIn()
-        self.Compute()
-        self.CopyOut()
-
-    def CopyIn(self):
-        tiling = self.tiling
-        xLocal = self.xQueue.AllocTensor(float)
-        aLocal = self.aQueue.AllocTensor(float)
-        rowParams = DataCopyExtParams(1, tiling.n * SIZEOF_FLOAT, 0, 0, 0)
-        padParams = DataCopyPadExtParams(False, 0, 0, 0)
-        for j in range(tiling.m):
-            DataCopyPad(xLocal[j * tiling.nElemsAligned], self.xGm[j * tiling.n], rowParams, padParams)
-        DataCopyPad(aLocal, self.aGm, DataCopyExtParams(1, tiling.m * SIZEOF_FLOAT, 0, 0, 0), padParams)
-        self.xQueue.EnQue(xLocal)
-        self.aQueue.EnQue(aLocal)
-
+class KernelTailAxis(KernelTailAxisBase):
     def Compute(self):
         tiling = self.tiling
         xLocal = self.xQueue.DeQue(float)
@@ -78,14 +41,6 @@ class KernelTailAxis:
         self.yQueue.EnQue(yLocal)
         self.xQueue.FreeTensor(xLocal)
         self.aQueue.FreeTensor(aLocal)
-
-    def CopyOut(self):
-        tiling = self.tiling
-        yLocal = self.yQueue.DeQue(float)
-        rowParams = DataCopyExtParams(1, tiling.n * SIZEOF_FLOAT, 0, 0, 0)
-        for j in range(tiling.m):
-            DataCopyPad(self.yGm[j * tiling.n], yLocal[j * tiling.nElemsAligned], rowParams)
-        self.yQueue.FreeTensor(yLocal)
 
 
 def tail_axis_1_naive_getvalue(x, a, y, tiling):

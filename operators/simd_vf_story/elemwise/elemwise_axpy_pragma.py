@@ -4,13 +4,11 @@ The baseline body with ``#pragma unroll 4`` on the chunk loop (``VLOOP(..., unro
 hint kept as metadata; the dependency structure is the baseline's). The VF runs VF_REPEAT times.
 """
 from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.dtypes import uint32_t
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
 
-from ..common import SIZEOF_FLOAT, VF_REPEAT, VL_B32, VFLoopNumForB32
+from ..common import VF_REPEAT, VL_B32
 from .host import ElemwiseHost
+from .kernel import KernelElemwiseAxpyBase
 
 HOST = ElemwiseHost()
 
@@ -32,43 +30,7 @@ def ElemwiseAxpyVfPragma(xAddr, yAddr, zAddr, a, n, loopNum):
         Reg.StoreAlign[float, Reg.StoreDist.DIST_NORM](zAddr + i * VL_B32, vt, mask)
 
 
-class KernelElemwiseAxpy:
-    def __init__(self):
-        self.pipe = TPipe()
-        self.inQueueX = TQue(TPosition.VECIN, 1)
-        self.inQueueY = TQue(TPosition.VECIN, 1)
-        self.outQueueZ = TQue(TPosition.VECOUT, 1)
-        self.xGm = GlobalTensor(float)
-        self.yGm = GlobalTensor(float)
-        self.zGm = GlobalTensor(float)
-
-    def Init(self, x, y, z, tiling):
-        self.n_ = tiling.n
-        self.a_ = tiling.a
-        self.loopNum_ = VFLoopNumForB32(self.n_)
-        self.xGm.SetGlobalBuffer(gm_cast(float, x), self.n_)
-        self.yGm.SetGlobalBuffer(gm_cast(float, y), self.n_)
-        self.zGm.SetGlobalBuffer(gm_cast(float, z), self.n_)
-        bufBytes = self.loopNum_ * VL_B32 * SIZEOF_FLOAT
-        self.pipe.InitBuffer(self.inQueueX, 1, bufBytes)
-        self.pipe.InitBuffer(self.inQueueY, 1, bufBytes)
-        self.pipe.InitBuffer(self.outQueueZ, 1, bufBytes)
-
-    def Process(self):
-        self.CopyIn()
-        self.Compute()
-        self.CopyOut()
-
-    def CopyIn(self):
-        xLocal = self.inQueueX.AllocTensor(float)
-        yLocal = self.inQueueY.AllocTensor(float)
-        params = DataCopyExtParams(1, self.n_ * SIZEOF_FLOAT, 0, 0, 0)
-        padParams = DataCopyPadExtParams(False, 0, 0, 0)
-        DataCopyPad(xLocal, self.xGm, params, padParams)
-        DataCopyPad(yLocal, self.yGm, params, padParams)
-        self.inQueueX.EnQue(xLocal)
-        self.inQueueY.EnQue(yLocal)
-
+class KernelElemwiseAxpy(KernelElemwiseAxpyBase):
     def Compute(self):
         xLocal = self.inQueueX.DeQue(float)
         yLocal = self.inQueueY.DeQue(float)
@@ -81,11 +43,6 @@ class KernelElemwiseAxpy:
         self.outQueueZ.EnQue(zLocal)
         self.inQueueX.FreeTensor(xLocal)
         self.inQueueY.FreeTensor(yLocal)
-
-    def CopyOut(self):
-        zLocal = self.outQueueZ.DeQue(float)
-        DataCopyPad(self.zGm, zLocal, DataCopyExtParams(1, self.n_ * SIZEOF_FLOAT, 0, 0, 0))
-        self.outQueueZ.FreeTensor(zLocal)
 
 
 def elemwise_axpy_pragma(x, y, z, tiling):

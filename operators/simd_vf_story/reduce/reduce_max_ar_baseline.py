@@ -4,13 +4,11 @@ Per row: fold the 4 column chunks into one accumulator with MERGING, reduce in-r
 element; StoreUnAlignPost flushes at the end. The VF runs VF_REPEAT times.
 """
 from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.dtypes import uint32_t
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
 
-from ..common import BLOCK_BYTES, NEG_INF, SIZEOF_FLOAT, VF_REPEAT, VL_B32, AlignUp, static_cast_u16
+from ..common import NEG_INF, VF_REPEAT, VL_B32, static_cast_u16
 from .host import ReduceHost
+from .kernel import KernelReduceBase
 
 HOST = ReduceHost("max", "ar")
 
@@ -37,38 +35,7 @@ def ReduceMaxArVf(xAddr, zAddr, d0, d1, d1Pad):
     Reg.StoreUnAlignPost(zAddr, unalignAcc, 0)
 
 
-class KernelReduceMaxAr:
-    def __init__(self):
-        self.pipe = TPipe()
-        self.inQueueX = TQue(TPosition.VECIN, 1)
-        self.outQueueZ = TQue(TPosition.VECOUT, 1)
-        self.xGm = GlobalTensor(float)
-        self.zGm = GlobalTensor(float)
-
-    def Init(self, x, z, tiling):
-        self.d0_ = tiling.d0
-        self.d1_ = tiling.d1
-        self.d1Pad_ = tiling.d1Pad
-        self.outLen_ = tiling.d0
-        self.xGm.SetGlobalBuffer(gm_cast(float, x), self.d0_ * self.d1_)
-        self.zGm.SetGlobalBuffer(gm_cast(float, z), self.outLen_)
-        # row slots of d1Pad floats plus one VL of slack for whole-register loads of the last row
-        self.pipe.InitBuffer(self.inQueueX, 1, (self.d0_ * self.d1Pad_ + VL_B32) * SIZEOF_FLOAT)
-        self.pipe.InitBuffer(self.outQueueZ, 1, AlignUp(self.outLen_ * SIZEOF_FLOAT, BLOCK_BYTES))
-
-    def Process(self):
-        self.CopyIn()
-        self.Compute()
-        self.CopyOut()
-
-    def CopyIn(self):
-        xLocal = self.inQueueX.AllocTensor(float)
-        rowParams = DataCopyExtParams(1, self.d1_ * SIZEOF_FLOAT, 0, 0, 0)
-        padParams = DataCopyPadExtParams(False, 0, 0, 0)
-        for i in range(self.d0_):
-            DataCopyPad(xLocal[i * self.d1Pad_], self.xGm[i * self.d1_], rowParams, padParams)
-        self.inQueueX.EnQue(xLocal)
-
+class KernelReduceMaxAr(KernelReduceBase):
     def Compute(self):
         xLocal = self.inQueueX.DeQue(float)
         zLocal = self.outQueueZ.AllocTensor(float)
@@ -78,11 +45,6 @@ class KernelReduceMaxAr:
             Reg.asc_vf_call[ReduceMaxArVf](xAddr, zAddr, self.d0_, self.d1_, self.d1Pad_)
         self.outQueueZ.EnQue(zLocal)
         self.inQueueX.FreeTensor(xLocal)
-
-    def CopyOut(self):
-        zLocal = self.outQueueZ.DeQue(float)
-        DataCopyPad(self.zGm, zLocal, DataCopyExtParams(1, self.outLen_ * SIZEOF_FLOAT, 0, 0, 0))
-        self.outQueueZ.FreeTensor(zLocal)
 
 
 def reduce_max_ar_baseline(x, z, tiling):

@@ -4,13 +4,11 @@ Four accumulators over groups of 4 rows, a tail loop for the last 78 % 4 rows, t
 acc2 = op(acc2, acc3), acc0 = op(acc0, acc2). The VF runs VF_REPEAT times.
 """
 from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.dtypes import uint32_t
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
 
-from ..common import BLOCK_BYTES, NEG_INF, SIZEOF_FLOAT, VF_REPEAT, VL_B32, AlignUp, static_cast_u16
+from ..common import NEG_INF, VF_REPEAT, VL_B32, static_cast_u16
 from .host import ReduceHost
+from .kernel import KernelReduceBase
 
 HOST = ReduceHost("max", "ra")
 
@@ -54,37 +52,8 @@ def ReduceMaxRaVfUnroll(xAddr, zAddr, d0, d1, d1Pad):
         Reg.StoreAlign[float, Reg.StoreDist.DIST_NORM](zAddr + c * VL_B32, acc0, mask)
 
 
-class KernelReduceMaxRa:
-    def __init__(self):
-        self.pipe = TPipe()
-        self.inQueueX = TQue(TPosition.VECIN, 1)
-        self.outQueueZ = TQue(TPosition.VECOUT, 1)
-        self.xGm = GlobalTensor(float)
-        self.zGm = GlobalTensor(float)
-
-    def Init(self, x, z, tiling):
-        self.d0_ = tiling.d0
-        self.d1_ = tiling.d1
-        self.d1Pad_ = tiling.d1Pad
-        self.outLen_ = tiling.d1
-        self.xGm.SetGlobalBuffer(gm_cast(float, x), self.d0_ * self.d1_)
-        self.zGm.SetGlobalBuffer(gm_cast(float, z), self.outLen_)
-        # row slots of d1Pad floats plus one VL of slack for whole-register loads of the last row
-        self.pipe.InitBuffer(self.inQueueX, 1, (self.d0_ * self.d1Pad_ + VL_B32) * SIZEOF_FLOAT)
-        self.pipe.InitBuffer(self.outQueueZ, 1, AlignUp(self.outLen_ * SIZEOF_FLOAT, BLOCK_BYTES))
-
-    def Process(self):
-        self.CopyIn()
-        self.Compute()
-        self.CopyOut()
-
-    def CopyIn(self):
-        xLocal = self.inQueueX.AllocTensor(float)
-        rowParams = DataCopyExtParams(1, self.d1_ * SIZEOF_FLOAT, 0, 0, 0)
-        padParams = DataCopyPadExtParams(False, 0, 0, 0)
-        for i in range(self.d0_):
-            DataCopyPad(xLocal[i * self.d1Pad_], self.xGm[i * self.d1_], rowParams, padParams)
-        self.inQueueX.EnQue(xLocal)
+class KernelReduceMaxRa(KernelReduceBase):
+    AXIS = "ra"
 
     def Compute(self):
         xLocal = self.inQueueX.DeQue(float)
@@ -95,11 +64,6 @@ class KernelReduceMaxRa:
             Reg.asc_vf_call[ReduceMaxRaVfUnroll](xAddr, zAddr, self.d0_, self.d1_, self.d1Pad_)
         self.outQueueZ.EnQue(zLocal)
         self.inQueueX.FreeTensor(xLocal)
-
-    def CopyOut(self):
-        zLocal = self.outQueueZ.DeQue(float)
-        DataCopyPad(self.zGm, zLocal, DataCopyExtParams(1, self.outLen_ * SIZEOF_FLOAT, 0, 0, 0))
-        self.outQueueZ.FreeTensor(zLocal)
 
 
 def reduce_max_ra_unroll(x, z, tiling):
