@@ -5,7 +5,7 @@ One VL chunk per loop trip; the intermediate stays in a register. The VF runs VF
 from toolkit import regbase as Reg
 from toolkit.dtypes import uint32_t
 
-from ..common import VF_REPEAT, VL_B32
+from ..common import VL_B32
 from .host import ElemwiseHost
 from .kernel import KernelElemwiseAxpyBase
 
@@ -30,18 +30,7 @@ def ElemwiseAxpyVf(xAddr, yAddr, zAddr, a, n, loopNum):
 
 
 class KernelElemwiseAxpy(KernelElemwiseAxpyBase):
-    def Compute(self):
-        xLocal = self.inQueueX.DeQue(float)
-        yLocal = self.inQueueY.DeQue(float)
-        zLocal = self.outQueueZ.AllocTensor(float)
-        x = xLocal.GetPhyAddr()
-        y = yLocal.GetPhyAddr()
-        z = zLocal.GetPhyAddr()
-        for _ in range(VF_REPEAT):
-            Reg.asc_vf_call[ElemwiseAxpyVf](x, y, z, self.a_, self.n_, self.loopNum_)
-        self.outQueueZ.EnQue(zLocal)
-        self.inQueueX.FreeTensor(xLocal)
-        self.inQueueY.FreeTensor(yLocal)
+    VF = ElemwiseAxpyVf
 
 
 def elemwise_axpy_baseline(x, y, z, tiling):

@@ -6,7 +6,7 @@ hint kept as metadata; the dependency structure is the baseline's). The VF runs 
 from toolkit import regbase as Reg
 from toolkit.dtypes import uint32_t
 
-from ..common import VF_REPEAT, VL_B32
+from ..common import VL_B32
 from .host import ElemwiseHost
 from .kernel import KernelElemwiseAxpyBase
 
@@ -31,18 +31,7 @@ def ElemwiseAxpyVfPragma(xAddr, yAddr, zAddr, a, n, loopNum):
 
 
 class KernelElemwiseAxpy(KernelElemwiseAxpyBase):
-    def Compute(self):
-        xLocal = self.inQueueX.DeQue(float)
-        yLocal = self.inQueueY.DeQue(float)
-        zLocal = self.outQueueZ.AllocTensor(float)
-        x = xLocal.GetPhyAddr()
-        y = yLocal.GetPhyAddr()
-        z = zLocal.GetPhyAddr()
-        for _ in range(VF_REPEAT):
-            Reg.asc_vf_call[ElemwiseAxpyVfPragma](x, y, z, self.a_, self.n_, self.loopNum_)
-        self.outQueueZ.EnQue(zLocal)
-        self.inQueueX.FreeTensor(xLocal)
-        self.inQueueY.FreeTensor(yLocal)
+    VF = ElemwiseAxpyVfPragma
 
 
 def elemwise_axpy_pragma(x, y, z, tiling):

@@ -7,7 +7,7 @@ rounded up to a multiple of 4 VL. The VF runs VF_REPEAT times.
 from toolkit import regbase as Reg
 from toolkit.dtypes import uint32_t
 
-from ..common import VF_REPEAT, VL_B32
+from ..common import VL_B32
 from .host import ElemwiseHost
 from .kernel import KernelElemwiseAxpyBase
 
@@ -63,19 +63,7 @@ def ElemwiseAxpyVfUnroll(xAddr, yAddr, zAddr, a, n, loopNum):
 
 class KernelElemwiseAxpy(KernelElemwiseAxpyBase):
     UNROLL = UNROLL
-
-    def Compute(self):
-        xLocal = self.inQueueX.DeQue(float)
-        yLocal = self.inQueueY.DeQue(float)
-        zLocal = self.outQueueZ.AllocTensor(float)
-        x = xLocal.GetPhyAddr()
-        y = yLocal.GetPhyAddr()
-        z = zLocal.GetPhyAddr()
-        for _ in range(VF_REPEAT):
-            Reg.asc_vf_call[ElemwiseAxpyVfUnroll](x, y, z, self.a_, self.n_, self.loopNum_)
-        self.outQueueZ.EnQue(zLocal)
-        self.inQueueX.FreeTensor(xLocal)
-        self.inQueueY.FreeTensor(yLocal)
+    VF = ElemwiseAxpyVfUnroll
 
 
 def elemwise_axpy_unroll(x, y, z, tiling):

@@ -1,15 +1,17 @@
 """Kernel class shared by the elemwise AXPY variants: UB plan (buffers rounded up to ``UNROLL`` VL
-chunks), contiguous CopyIn / CopyOut. Each variant file adds its VF and ``Compute``."""
+chunks), contiguous CopyIn / CopyOut, VF_REPEAT launches of the variant's VF. A variant file adds its VF."""
+from toolkit import regbase as Reg
 from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.pipe import TPipe, TPosition, TQue
 from toolkit.tensor import GlobalTensor, gm_cast
 
-from ..common import SIZEOF_FLOAT, VL_B32, VFLoopNumForB32
+from ..common import SIZEOF_FLOAT, VF_REPEAT, VL_B32, VFLoopNumForB32
 
 
 class KernelElemwiseAxpyBase:
-    """Init / Process / CopyIn / CopyOut; ``Compute`` comes from the variant."""
+    """Init / Process / CopyIn / Compute (VF_REPEAT launches of the variant's ``VF``) / CopyOut."""
 
+    VF = None       #: the variant's __simd_vf__ function
     UNROLL = 1      #: VL chunks per loop trip (the hand-unrolled variant sets 4)
 
     def __init__(self):
@@ -47,6 +49,19 @@ class KernelElemwiseAxpyBase:
         DataCopyPad(yLocal, self.yGm, params, padParams)
         self.inQueueX.EnQue(xLocal)
         self.inQueueY.EnQue(yLocal)
+
+    def Compute(self):
+        xLocal = self.inQueueX.DeQue(float)
+        yLocal = self.inQueueY.DeQue(float)
+        zLocal = self.outQueueZ.AllocTensor(float)
+        x = xLocal.GetPhyAddr()
+        y = yLocal.GetPhyAddr()
+        z = zLocal.GetPhyAddr()
+        for _ in range(VF_REPEAT):
+            Reg.asc_vf_call[self.VF](x, y, z, self.a_, self.n_, self.loopNum_)
+        self.outQueueZ.EnQue(zLocal)
+        self.inQueueX.FreeTensor(xLocal)
+        self.inQueueY.FreeTensor(yLocal)
 
     def CopyOut(self):
         zLocal = self.outQueueZ.DeQue(float)

@@ -1,15 +1,18 @@
 """Kernel class shared by the reduce variants: UB plan (rows in d1Pad slots plus one VL of slack),
-row-by-row CopyIn, CopyOut of [D0] (``ar``) or [D1] (``ra``). Each variant file adds its VF and ``Compute``."""
+row-by-row CopyIn, VF_REPEAT launches of the variant's VF, CopyOut of [D0] (``ar``) or [D1] (``ra``).
+A variant file adds its VF."""
+from toolkit import regbase as Reg
 from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.pipe import TPipe, TPosition, TQue
 from toolkit.tensor import GlobalTensor, gm_cast
 
-from ..common import BLOCK_BYTES, SIZEOF_FLOAT, VL_B32, AlignUp
+from ..common import BLOCK_BYTES, SIZEOF_FLOAT, VF_REPEAT, VL_B32, AlignUp
 
 
 class KernelReduceBase:
-    """Init / Process / CopyIn / CopyOut; ``Compute`` comes from the variant."""
+    """Init / Process / CopyIn / Compute (VF_REPEAT launches of the variant's ``VF``) / CopyOut."""
 
+    VF = None       #: the variant's __simd_vf__ function
     AXIS = "ar"     #: "ar" reduces along D1 (out [D0]), "ra" along D0 (out [D1])
 
     def __init__(self):
@@ -42,6 +45,16 @@ class KernelReduceBase:
         for i in range(self.d0_):
             DataCopyPad(xLocal[i * self.d1Pad_], self.xGm[i * self.d1_], rowParams, padParams)
         self.inQueueX.EnQue(xLocal)
+
+    def Compute(self):
+        xLocal = self.inQueueX.DeQue(float)
+        zLocal = self.outQueueZ.AllocTensor(float)
+        xAddr = xLocal.GetPhyAddr()
+        zAddr = zLocal.GetPhyAddr()
+        for _ in range(VF_REPEAT):
+            Reg.asc_vf_call[self.VF](xAddr, zAddr, self.d0_, self.d1_, self.d1Pad_)
+        self.outQueueZ.EnQue(zLocal)
+        self.inQueueX.FreeTensor(xLocal)
 
     def CopyOut(self):
         zLocal = self.outQueueZ.DeQue(float)

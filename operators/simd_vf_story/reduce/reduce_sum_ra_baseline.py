@@ -6,7 +6,7 @@ as the mask is constant over the row loop. The VF runs VF_REPEAT times.
 from toolkit import regbase as Reg
 from toolkit.dtypes import uint32_t
 
-from ..common import VF_REPEAT, VL_B32, static_cast_u16
+from ..common import VL_B32, static_cast_u16
 from .host import ReduceHost
 from .kernel import KernelReduceBase
 
@@ -31,16 +31,7 @@ def ReduceSumRaVf(xAddr, zAddr, d0, d1, d1Pad):
 
 class KernelReduceSumRa(KernelReduceBase):
     AXIS = "ra"
-
-    def Compute(self):
-        xLocal = self.inQueueX.DeQue(float)
-        zLocal = self.outQueueZ.AllocTensor(float)
-        xAddr = xLocal.GetPhyAddr()
-        zAddr = zLocal.GetPhyAddr()
-        for _ in range(VF_REPEAT):
-            Reg.asc_vf_call[ReduceSumRaVf](xAddr, zAddr, self.d0_, self.d1_, self.d1Pad_)
-        self.outQueueZ.EnQue(zLocal)
-        self.inQueueX.FreeTensor(xLocal)
+    VF = ReduceSumRaVf
 
 
 def reduce_sum_ra_baseline(x, z, tiling):

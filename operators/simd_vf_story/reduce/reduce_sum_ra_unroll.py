@@ -6,7 +6,7 @@ acc2 = op(acc2, acc3), acc0 = op(acc0, acc2). The VF runs VF_REPEAT times.
 from toolkit import regbase as Reg
 from toolkit.dtypes import uint32_t
 
-from ..common import VF_REPEAT, VL_B32, static_cast_u16
+from ..common import VL_B32, static_cast_u16
 from .host import ReduceHost
 from .kernel import KernelReduceBase
 
@@ -54,16 +54,7 @@ def ReduceSumRaVfUnroll(xAddr, zAddr, d0, d1, d1Pad):
 
 class KernelReduceSumRa(KernelReduceBase):
     AXIS = "ra"
-
-    def Compute(self):
-        xLocal = self.inQueueX.DeQue(float)
-        zLocal = self.outQueueZ.AllocTensor(float)
-        xAddr = xLocal.GetPhyAddr()
-        zAddr = zLocal.GetPhyAddr()
-        for _ in range(VF_REPEAT):
-            Reg.asc_vf_call[ReduceSumRaVfUnroll](xAddr, zAddr, self.d0_, self.d1_, self.d1Pad_)
-        self.outQueueZ.EnQue(zLocal)
-        self.inQueueX.FreeTensor(xLocal)
+    VF = ReduceSumRaVfUnroll
 
 
 def reduce_sum_ra_unroll(x, z, tiling):
