@@ -90,27 +90,29 @@ def _decode(instrs: list, machine: Machine, store_extra: int):
     return rows
 
 
-def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
-    p = machine.params["timing"]
-    width, window, d2i = p["dispatch_width"], p["window"], p["dispatch_to_issue"]
-    store_extra, loop_gap, membar_rel = p["store_extra_latency"], p["loop_entry_cycles"], p["membar_release"]
-    ub_slots, ub_wslots, n_exu = p["ub_slots"], p["ub_write_slots"], p["ex_units"]
-    rows = _decode(instrs, machine, store_extra)
-    n = len(rows)
-    disp = [0] * n
-    issue = [-1] * n
-    exu_busy = [0] * n_exu
-    pred_busy = [0] * p["pred_units"]
-    ub_used: dict[int, int] = {}
-    ubw_used: dict[int, int] = {}
-    bank_used: dict = {"rr": p["bank_conflicts"] == "all"}     # cycle -> (read banks, write banks)
-    waiting: list[int] = []
-    stores_pending: list[int] = []          # issued stores (for membar): completion times
-    open_bars: list[int] = []               # unissued membars (program order)
-    pc, t, fe_block = 0, 0, 0
+class _VectorCore:
+    """Mutable state of one schedule: unit and UB-port reservations, the issue queue, membars."""
 
-    def ready_at(i: int) -> int:
-        r = disp[i] + d2i
+    def __init__(self, rows: list, p) -> None:
+        self.rows = rows
+        self.d2i, self.membar_rel = p["dispatch_to_issue"], p["membar_release"]
+        self.ub_slots, self.ub_wslots = p["ub_slots"], p["ub_write_slots"]
+        self.same_bank_reads_conflict = p["bank_conflicts"] == "all"
+        n = len(rows)
+        self.disp = [0] * n
+        self.issue = [-1] * n
+        self.exu_busy = [0] * p["ex_units"]
+        self.pred_busy = [0] * p["pred_units"]
+        self.ub_used: dict[int, int] = {}
+        self.ubw_used: dict[int, int] = {}
+        self.banks: dict[int, tuple[int, int]] = {}       # cycle -> (read bank mask, write bank mask)
+        self.stores_pending: list[int] = []                 # completion times of stores issued since a membar
+        self.open_bars: list[int] = []                      # dispatched, unissued membars (program order)
+
+    def ready_at(self, i: int) -> int:
+        """Earliest issue cycle of instruction i (-1 while a producer has not issued)."""
+        rows, issue = self.rows, self.issue
+        r = self.disp[i] + self.d2i
         for prod, extra in rows[i][5]:
             ip = issue[prod]
             if ip < 0:
@@ -120,112 +122,115 @@ def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
                 r = v
         return r
 
+    def try_issue(self, i: int, t: int) -> bool:
+        r = self.ready_at(i)
+        if r < 0 or r > t:
+            return False
+        cls, span = self.rows[i][1], self.rows[i][4]
+        if cls in (LD, ST):
+            if not self._ub_ports(i, cls, span, t):
+                return False
+        elif cls == EX or cls == EX0:
+            # single-issue ops fit EXU0 only; dual ops try the other units first so that EXU0 stays
+            # available to the single-issue class (what a dynamic scheduler achieves)
+            units = (0,) if cls == EX0 else range(len(self.exu_busy) - 1, -1, -1)
+            if not self._take(self.exu_busy, units, t, span):
+                return False
+        elif cls == MASK:
+            if not self._take(self.pred_busy, range(len(self.pred_busy)), t, span):
+                return False
+        elif cls == BAR:
+            if (any(self.issue[j] < 0 for j in range(i) if self.rows[j][1] == ST)
+                    or any(s + self.membar_rel > t for s in self.stores_pending)):
+                return False
+            self.open_bars.remove(i)
+            self.stores_pending.clear()
+        self.issue[i] = t
+        return True
+
+    @staticmethod
+    def _take(busy: list[int], units, t: int, span: int) -> bool:
+        for u in units:
+            if busy[u] <= t:
+                busy[u] = t + span
+                return True
+        return False
+
+    def _ub_ports(self, i: int, cls: int, span: int, t: int) -> bool:
+        """Reserve UB port slots (and banks) for a load/store issuing at t, if free."""
+        if self.open_bars and self.open_bars[0] < i:
+            return False
+        bank = self.rows[i][7]
+        store = cls == ST
+        for k in range(span):
+            if self.ub_used.get(t + k, 0) >= self.ub_slots or (store and self.ubw_used.get(t + k, 0) >= self.ub_wslots):
+                return False
+            if bank:
+                reads, writes = self.banks.get(t + k, (0, 0))
+                if bank & writes or (store or self.same_bank_reads_conflict) and bank & reads:
+                    return False
+        for k in range(span):
+            self.ub_used[t + k] = self.ub_used.get(t + k, 0) + 1
+            if bank:
+                reads, writes = self.banks.get(t + k, (0, 0))
+                self.banks[t + k] = (reads, writes | bank) if store else (reads | bank, writes)
+            if store:
+                self.ubw_used[t + k] = self.ubw_used.get(t + k, 0) + 1
+        if store:
+            self.stores_pending.append(t + self.rows[i][3])
+        return True
+
+    def next_event(self, t: int, waiting: list[int], fe_block: int | None) -> int:
+        """The next cycle at which something can change (when nothing happened at t)."""
+        nxt = [fe_block] if fe_block is not None else []
+        nxt += [r for r in map(self.ready_at, waiting) if r > t]
+        nxt += [b for b in self.exu_busy if b > t] + [b for b in self.pred_busy if b > t]
+        nxt += [s + self.membar_rel for s in self.stores_pending]
+        future = [x for x in nxt if x > t]
+        return min(future) if future else t + 1
+
+
+def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
+    p = machine.params["timing"]
+    width, window, loop_gap = p["dispatch_width"], p["window"], p["loop_entry_cycles"]
+    rows = _decode(instrs, machine, p["store_extra_latency"])
+    n = len(rows)
+    core = _VectorCore(rows, p)
+    disp, issue = core.disp, core.issue
+    waiting: list[int] = []
+    pc, t, fe_block = 0, 0, 0
     while pc < n or waiting:
         progressed = False
-        # ---- dispatch ----
+        # ---- dispatch, in program order ----
         if t >= fe_block:
             for _ in range(width):
                 if pc >= n or len(waiting) >= window:
                     break
                 disp[pc] = t
-                if rows[pc][1] == LOOP:
+                progressed = True
+                if rows[pc][1] == LOOP:             # the loop entry ends the dispatch group
                     issue[pc] = t
                     fe_block = t + loop_gap
                     pc += 1
-                    progressed = True
                     break
                 if rows[pc][1] == BAR:
-                    open_bars.append(pc)
+                    core.open_bars.append(pc)
                 waiting.append(pc)
                 pc += 1
-                progressed = True
         # ---- issue: loads and other ops oldest first, then stores ----
         if waiting:
-            still = []
-            deferred = []
-            for i in waiting:
-                cls = rows[i][1]
-                if cls == ST:
-                    deferred.append(i)
-                    continue
-                if not _try_issue(i, cls, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots,
-                                  ub_wslots, open_bars, stores_pending, membar_rel, issue, bank_used):
-                    still.append(i)
-                else:
-                    progressed = True
-            for i in deferred:
-                if not _try_issue(i, ST, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots,
-                                  ub_wslots, open_bars, stores_pending, membar_rel, issue, bank_used):
-                    still.append(i)
-                else:
-                    progressed = True
-            if deferred:
+            still = [i for i in waiting if rows[i][1] != ST and not core.try_issue(i, t)]
+            stores = [i for i in waiting if rows[i][1] == ST]
+            still += [i for i in stores if not core.try_issue(i, t)]
+            progressed = progressed or len(still) < len(waiting)
+            if stores:
                 still.sort()
             waiting = still
         if progressed or not waiting:
             t += 1
-            continue
-        # nothing happened: jump to the next cycle at which something can change
-        nxt = [fe_block] if pc < n else []
-        for i in waiting:
-            r = ready_at(i)
-            if r > t:
-                nxt.append(r)
-        nxt += [b for b in exu_busy if b > t] + [b for b in pred_busy if b > t]
-        nxt += [s for s in stores_pending if s + membar_rel > t]
-        future = [x for x in nxt if x > t]
-        t = min(future) if future else t + 1
-    return _summarise(rows, disp, issue, ready_at, p, detail, machine)
-
-
-def _try_issue(i, cls, t, rows, ready_at, exu_busy, pred_busy, ub_used, ubw_used, ub_slots, ub_wslots,
-               open_bars, stores_pending, membar_rel, issue, bank_used) -> bool:
-    r = ready_at(i)
-    if r < 0 or r > t:
-        return False
-    span = rows[i][4]
-    if cls in (LD, ST):
-        if open_bars and open_bars[0] < i:
-            return False
-        bank = rows[i][7]
-        for k in range(span):
-            if ub_used.get(t + k, 0) >= ub_slots or (cls == ST and ubw_used.get(t + k, 0) >= ub_wslots):
-                return False
-            if bank:
-                reads, writes = bank_used.get(t + k, (0, 0))
-                if bank & writes or (cls == ST or bank_used.get("rr")) and bank & reads:
-                    return False
-        for k in range(span):
-            ub_used[t + k] = ub_used.get(t + k, 0) + 1
-            if bank:
-                reads, writes = bank_used.get(t + k, (0, 0))
-                bank_used[t + k] = (reads, writes | bank) if cls == ST else (reads | bank, writes)
-            if cls == ST:
-                ubw_used[t + k] = ubw_used.get(t + k, 0) + 1
-        if cls == ST:
-            stores_pending.append(t + rows[i][3])
-    elif cls == EX or cls == EX0:
-        units = (0,) if cls == EX0 else tuple(range(len(exu_busy) - 1, -1, -1))
-        for u in units:
-            if exu_busy[u] <= t:
-                exu_busy[u] = t + span
-                break
         else:
-            return False
-    elif cls == MASK:
-        for u in range(len(pred_busy)):
-            if pred_busy[u] <= t:
-                pred_busy[u] = t + span
-                break
-        else:
-            return False
-    elif cls == BAR:
-        if any(issue[j] < 0 for j in range(i) if rows[j][1] == ST) or any(s + membar_rel > t for s in stores_pending):
-            return False
-        open_bars.remove(i)
-        stores_pending.clear()
-    issue[i] = t
-    return True
+            t = core.next_event(t, waiting, fe_block if pc < n else None)
+    return _summarise(rows, disp, issue, core.ready_at, p, detail, machine)
 
 
 def _summarise(rows, disp, issue, ready_at, p, detail, machine) -> VfTiming:
