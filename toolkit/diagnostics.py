@@ -42,15 +42,18 @@ CODES: dict[str, tuple[str, bool, str]] = {
 _PKG_DIRS = (os.path.dirname(os.path.abspath(__file__)) + os.sep,)
 
 
-def kernel_frame(skip_dirs: tuple[str, ...] = _PKG_DIRS) -> tuple[str, int]:
-    """(file, line) of the innermost caller outside the toolkit package: the kernel source line."""
+def kernel_caller():
+    """The innermost frame outside the toolkit package (the kernel code that called the API), or None."""
     f = sys._getframe(1)
-    while f is not None:
-        fn = f.f_code.co_filename
-        if not fn.startswith(skip_dirs):
-            return fn, f.f_lineno
+    while f is not None and f.f_code.co_filename.startswith(_PKG_DIRS):
         f = f.f_back
-    return "?", 0
+    return f
+
+
+def kernel_frame() -> tuple[str, int]:
+    """(file, line) of the kernel source line that called the API."""
+    f = kernel_caller()
+    return (f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0)
 
 
 @dataclass

@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 class UbMemory:
     """One core's Unified Buffer: ``size`` bytes of data plus a definedness shadow."""
 
-    def __init__(self, size: int, diagnostics: "Diagnostics", core: int | None = None):
-        self.size = size
-        self.data = np.zeros(size, dtype=np.uint8)
-        self.defined = np.zeros(size, dtype=bool)
+    def __init__(self, size: int, diagnostics: "Diagnostics", core: int | None = None, allocate: bool = True):
+        self.size = size                                   # bounds are checked against it even unallocated
+        n = size if allocate else 0                        # a plan-only (dry) run needs no bytes
+        self.data = np.zeros(n, dtype=np.uint8)
+        self.defined = np.zeros(n, dtype=bool)
         self.diag = diagnostics
         self.core = core
 

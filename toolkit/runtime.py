@@ -30,9 +30,7 @@ class CoreContext:
         self.block_num = block_num
         self.diag = diagnostics if diagnostics is not None else Diagnostics()
         self.dry_run = dry_run
-        self.ub = UbMemory(0 if dry_run else self.machine.ub_bytes, self.diag, core_id)
-        if dry_run:
-            self.ub.size = self.machine.ub_bytes
+        self.ub = UbMemory(self.machine.ub_bytes, self.diag, core_id, allocate=not dry_run)
         self.events: list[Any] = []
         self.vf = None            # the active VF recorder (toolkit.regbase.vf.VfRecorder) or None
         self.pipes: list["TPipe"] = []

@@ -8,12 +8,11 @@ checks the unaligned-store flush, and emits one :class:`~toolkit.events.VfCall` 
 from __future__ import annotations
 
 import functools
-import sys
 from typing import Any, Callable
 
 import numpy as np
 
-from ..diagnostics import kernel_frame
+from ..diagnostics import kernel_caller, kernel_frame
 from ..dtypes import CScalar
 from ..events import ITER, VLOOP as VLOOP_OP, VfCall
 from ..runtime import current
@@ -218,10 +217,7 @@ def current_recorder() -> VfRecorder:
     return rec
 
 
-def plt_site() -> tuple:
+def plt_site() -> tuple | None:
     """Static identity (code object, line) of the kernel line issuing an UpdateMask."""
-    f = sys._getframe(2)
-    pkg = __file__.rsplit("/", 2)[0]
-    while f is not None and f.f_code.co_filename.startswith(pkg):
-        f = f.f_back
+    f = kernel_caller()
     return (id(f.f_code), f.f_lineno) if f is not None else None
