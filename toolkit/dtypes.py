@@ -114,7 +114,3 @@ def type_name(dt: np.dtype) -> str:
 def scalar_value(v: Any) -> Any:
     """Plain Python value of a scalar argument (CScalar or number)."""
     return v.value if isinstance(v, CScalar) else v
-
-
-def is_float(dt: np.dtype) -> bool:
-    return dt.kind == "f" or dt == BF16

@@ -54,10 +54,6 @@ def current() -> CoreContext:
     return ctx
 
 
-def try_current() -> CoreContext | None:
-    return _CURRENT.get()
-
-
 @contextmanager
 def running(ctx: CoreContext) -> Iterator[CoreContext]:
     token = _CURRENT.set(ctx)
