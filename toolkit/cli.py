@@ -75,13 +75,14 @@ def _json_default(o: Any) -> Any:
 
 
 class TargetGroup(click.Group):
-    """Sub-commands are targets; ``simd_vf_story/<family>/<variant>`` selects inside the story family."""
+    """Sub-commands are targets. ``NAME/rest`` selects inside a target (``simd_vf_story/reduce``): the
+    command NAME runs with ``ctx.meta["selector"] = "NAME/rest"``."""
 
     def get_command(self, ctx: click.Context, name: str):
-        if name == "simd_vf_story" or name.startswith("simd_vf_story/"):
-            ctx.meta["story_selector"] = name
-            return super().get_command(ctx, "simd_vf_story")
-        return super().get_command(ctx, name)
+        head = name.split("/", 1)[0]
+        if head != name:
+            ctx.meta["selector"] = name
+        return super().get_command(ctx, head)
 
 
 @click.group(cls=TargetGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -89,8 +90,18 @@ def cli() -> None:
     """Check an Ascend C kernel migration (MemBase -> RegBase) on the CPU."""
 
 
+#: Entry-point group through which operator packages add their commands (``toolkit`` never imports
+#: ``operators``: each operator registers itself in pyproject.toml).
+COMMAND_GROUP = "migrate_check.commands"
+
+
 def _register() -> None:
-    from . import cli_kv, cli_machine, cli_story  # noqa: F401  (modules add their commands to ``cli``)
+    from importlib.metadata import entry_points
+
+    from . import cli_machine  # noqa: F401  (generic commands add themselves to ``cli``)
+    for ep in entry_points(group=COMMAND_GROUP):
+        if ep.name not in cli.commands:
+            cli.add_command(ep.load(), ep.name)
 
 
 def main(argv: list[str] | None = None) -> int:

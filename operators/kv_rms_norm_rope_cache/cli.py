@@ -5,16 +5,16 @@ from typing import Any
 
 import click
 
-from .cli import check_writable, EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, BadUsage, cli, dump_json, write_output
-from .machine import load_machine
-from .timing.model import TimingModel
-from .views.cycles import compare_cycles_table, cycle_summary
-from .views.ub_report import compare_table
+from toolkit.cli import check_writable, EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, BadUsage, dump_json, write_output
+from toolkit.machine import load_machine
+from toolkit.timing.model import TimingModel
+from toolkit.views.cycles import compare_cycles_table, cycle_summary
+from toolkit.views.ub_report import compare_table
 
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
 
 
-@cli.command("kv_rms_norm_rope_cache")
+@click.command("kv_rms_norm_rope_cache")
 @click.option("--batch", type=int, default=DEFAULTS["batch"], show_default=True)
 @click.option("--num-head", type=int, default=DEFAULTS["num_head"], show_default=True)
 @click.option("--seq", type=int, default=DEFAULTS["seq"], show_default=True, help="sequence length (= cacheLength)")
@@ -34,7 +34,7 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
                trace_path, force) -> int:
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
-    from operators.kv_rms_norm_rope_cache import host
+    from . import host
 
     check_writable(json_path, trace_path)
     params = host.KvParams(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon)
@@ -62,7 +62,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         report["backends"][b]["cycles"] = summary
     text = _report_text(runs) + "\n\n" + _cycles_text(cycles, machine)
     if trace_path is not None:
-        from .views.trace import kv_trace
+        from toolkit.views.trace import kv_trace
         write_output(trace_path, dump_json(kv_trace(runs, timings, model)))
     if json_path is not None:
         write_output(json_path, dump_json(report))
@@ -72,7 +72,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
 
 
 def _report_json(params, runs: dict) -> dict[str, Any]:
-    from operators.kv_rms_norm_rope_cache import host
+    from . import host
 
     first = next(iter(runs.values()))
     t = first.tiling
@@ -107,4 +107,5 @@ def _cycles_text(cycles: dict, machine) -> str:
             + compare_cycles_table(cycles))
 
 
-__all__ = ["kv_command", "EXIT_BAD_INPUT"]
+command = kv_command
+__all__ = ["command", "kv_command", "EXIT_BAD_INPUT"]
