@@ -15,10 +15,14 @@ from toolkit.machine import Machine
 from toolkit.timing.model import TimingModel
 from toolkit.views.cannsim import predict, run_metrics, vf_metrics
 
+from ..vf_micro.registry import VARIANTS as MICRO_VARIANTS
 from .hostlib import run_module
-from .registry import MEASUREMENT_SCOPE, VARIANTS, Variant
+from .registry import MEASUREMENT_SCOPE, VARIANTS as STORY_VARIANTS, Variant
 
-PUSHQ = ("pushq_vf_sum_cycles", "pushq_vf_cycles")
+#: every calibrated kernel: the story variants and the VF micro-kernels
+VARIANTS: dict[str, Variant] = {**STORY_VARIANTS, **MICRO_VARIANTS}
+
+PUSHQ = ("pushq_vf_sum_cycles", "pushq_vf_cycles", "vf_cycles")
 MTE = ("mte2_sum_cycles", "mte3_sum_cycles")
 NOT_MODELLED = ("rvecsu_sum_cycles",)
 CYCLE_METRICS = PUSHQ + MTE + NOT_MODELLED + ("push_pb_sum_cycles", "rvecex_sum_cycles", "rvecld_sum_cycles",

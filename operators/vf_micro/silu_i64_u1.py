@@ -1,0 +1,4 @@
+"""vf_micro row silu_i64_u1."""
+from .silu import variant
+
+KERNEL, HOST = variant(64)
