@@ -19,8 +19,7 @@ import click
 EXIT_OK, EXIT_GATE, EXIT_BAD_INPUT = 0, 1, 2
 
 
-class BadUsage(Exception):
-    """A user mistake: reported on one line, exit 2."""
+from .outputs import BadUsage  # noqa: E402  (re-exported: commands raise toolkit.cli.BadUsage)
 
 
 def check_writable(*paths: str | None) -> None:
