@@ -6,6 +6,7 @@ single description of which file holds what; ``host.gen_data`` writes it and ``l
 from __future__ import annotations
 
 import os
+import stat
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,8 @@ GOLDEN_NAMES = ("k_cache", "v_cache", "k_out", "v_out")
 
 
 class BadInput(ValueError):
-    """A data file is missing or has the wrong size; the one-line message names the file."""
+    """A data file is missing, unreadable, not a regular file or has the wrong size; the one-line
+    message names the file."""
 
 
 def case_layout(batch: int, num_head: int, seq: int, dv: int,
@@ -37,31 +39,64 @@ def case_layout(batch: int, num_head: int, seq: int, dv: int,
     return layout
 
 
+def _why_unreadable(err: OSError) -> str:
+    if isinstance(err, FileNotFoundError):
+        return "file not found"
+    if isinstance(err, PermissionError):
+        return "permission denied"
+    if isinstance(err, NotADirectoryError):
+        return "a component of the path is not a directory"
+    return f"cannot read: {(err.strerror or str(err)).lower()}"
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
 def read_bin(path: str | os.PathLike, dtype: Any, count: int) -> np.ndarray:
     """Read ``count`` little-endian elements of ``dtype`` from ``path`` (native byte order, 1-D).
 
-    Raises BadInput when the file is missing or its size is not ``count * itemsize`` bytes.
+    Raises BadInput, one line naming the file, when it is missing, unreadable, not a regular file
+    (a directory, FIFO or device is never opened for reading), or not ``count * itemsize`` bytes.
     """
     dt = np.dtype(dtype)
     path = os.fspath(path)
-    if not os.path.isfile(path):
-        raise BadInput(f"{path}: file not found (expected {count} x {dt.name})")
-    size = os.path.getsize(path)
     want = count * dt.itemsize
-    if size != want:
-        raise BadInput(f"{path}: size {size} bytes, expected {want} bytes ({count} x {dt.name})")
-    data = np.fromfile(path, dtype=dt.newbyteorder("<"), count=count)
-    return data.astype(dt, copy=False)
+    expected = f"expected {want} bytes ({count} x {dt.name})"
+    try:                                    # O_NONBLOCK: opening a FIFO must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as err:
+        raise BadInput(f"{path}: {_why_unreadable(err)} ({expected})") from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BadInput(f"{path}: {_kind(st.st_mode)}, not a data file ({expected})")
+        if st.st_size != want:
+            raise BadInput(f"{path}: size {st.st_size} bytes, {expected}")
+        try:
+            raw = fh.read(want + 1)
+        except OSError as err:
+            raise BadInput(f"{path}: {_why_unreadable(err)}") from None
+    if len(raw) != want:
+        raise BadInput(f"{path}: changed while being read ({len(raw)} bytes read, {expected})")
+    return np.frombuffer(raw, dtype=dt.newbyteorder("<")).astype(dt)
+
+
+def file_bytes(array: np.ndarray) -> bytes:
+    """The ``.bin`` content of an array: flattened, little-endian, no header."""
+    arr = np.asarray(array)
+    return arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes(order="C")
 
 
 def write_bin(path: str | os.PathLike, array: np.ndarray) -> None:
-    """Write ``array`` flattened, little-endian, without header; creates the parent directory."""
-    path = os.fspath(path)
-    parent = os.path.dirname(path)
-    if parent:
-        os.makedirs(parent, exist_ok=True)
-    arr = np.asarray(array)
-    arr.astype(arr.dtype.newbyteorder("<"), copy=False).ravel(order="C").tofile(path)
+    """Write ``array`` as a ``.bin`` file (creates the parent directory; atomic, see toolkit.outputs)."""
+    from toolkit.outputs import OutputPlan
+
+    OutputPlan({"bin": path}, labels={"bin": "file"}, make_dirs=True).commit({"bin": file_bytes(array)})
 
 
 def load_case(data_dir: str | os.PathLike, batch: int, num_head: int, seq: int, dv: int,

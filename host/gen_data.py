@@ -8,13 +8,12 @@ where the vendor shapes have 1.
 """
 from __future__ import annotations
 
-import argparse
 import os
 from typing import Sequence
 
 import numpy as np
 
-from host.binio import case_layout, write_bin
+from host.binio import case_layout, file_bytes
 
 _ROUND_BIAS = np.uint32(0x7FFF)
 
@@ -62,15 +61,47 @@ def scatter_cache(cache: np.ndarray, out: np.ndarray, index: np.ndarray) -> np.n
     return cache
 
 
+#: peak bytes the generator holds per byte of the case's files (float64 draws, float32 copies)
+_GEN_BYTES_PER_FILE_BYTE = 12
+
+
+def case_bytes(batch: int, num_head: int, seq: int, dv: int, dk: int) -> int:
+    """Total size of the case's files (inputs and goldens), in bytes."""
+    return sum(dt.itemsize * int(np.prod(shape, dtype=object))
+               for dt, shape in case_layout(batch, num_head, seq, dv, dk).values())
+
+
+def _memory_bytes() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def check_params(batch: int, seq: int, dv: int, dk: int, *, num_head: int = 1, epsilon: float = 1e-5,
+                 seed: int = 2026) -> None:
+    """Refuse a case the generator cannot make (ValueError, one line naming the option). Shared by
+    ``migrate-check kv_rms_norm_rope_cache`` and ``scripts/gen_data.py``, so both say the same."""
+    for name, value in (("batch", batch), ("num-head", num_head), ("seq", seq), ("dv", dv), ("dk", dk)):
+        if value <= 0:
+            raise ValueError(f"--{name} must be positive (got {value})")
+    if dk % 2:
+        raise ValueError(f"--dk must be even (got {dk})")
+    if not 0 <= epsilon <= float(np.finfo(np.float32).max):
+        raise ValueError(f"--epsilon must be >= 0 and finite in fp32 (got {epsilon})")
+    if seed < 0:
+        raise ValueError(f"--seed must be >= 0 (got {seed})")
+    need, have = _GEN_BYTES_PER_FILE_BYTE * case_bytes(batch, num_head, seq, dv, dk), _memory_bytes()
+    if have is not None and need > have:
+        raise ValueError(f"cannot generate data for batch {batch}, num_head {num_head}, seq {seq}, dv {dv}, "
+                         f"dk {dk}: it needs about {need / 2**30:.3g} GiB of memory, this machine has "
+                         f"{have / 2**30:.3g} GiB")
+
+
 def generate(batch: int, seq: int, dv: int, dk: int, epsilon: float = 1e-5, seed: int = 2026,
              num_head: int = 1) -> dict[str, np.ndarray]:
     """Every input and golden array of a case (uint16 bf16 bits, int64 index), keyed as the files."""
-    if dk % 2:
-        raise ValueError("dk must be even")
-    for name, value in (("batch", batch), ("seq", seq), ("dv", dv), ("dk", dk),
-                        ("num_head", num_head)):
-        if value <= 0:
-            raise ValueError(f"{name} must be positive")
+    check_params(batch, seq, dv, dk, num_head=num_head, epsilon=epsilon, seed=seed)
     n = num_head
     rng = np.random.default_rng(seed)
     kv = rng.uniform(-0.7, 0.7, (batch, n, seq, dv + dk)).astype(np.float32)
@@ -111,16 +142,32 @@ def generate(batch: int, seq: int, dv: int, dk: int, epsilon: float = 1e-5, seed
     return arrays
 
 
+def output_plan(output_dir: str, batch: int, num_head: int, seq: int, dv: int, dk: int):
+    """The OutputPlan of a case directory: ``DIR/input/*.bin`` and ``DIR/output/*_golden.bin``,
+    checked now, created (directories included) all together at commit."""
+    from toolkit.outputs import OutputError, OutputPlan, shown
+
+    if output_dir == "":
+        raise OutputError("cannot write --output '': empty path")
+    if os.path.exists(output_dir) and not os.path.isdir(output_dir):
+        raise OutputError(f"cannot write --output {shown(output_dir)}: not a directory")
+    keys = case_layout(batch, num_head, seq, dv, dk)
+    return OutputPlan({key: os.path.join(output_dir, key + ".bin") for key in keys},
+                      labels={key: "--output" for key in keys}, make_dirs=True)
+
+
 def write(output_dir: str | os.PathLike, arrays: dict[str, np.ndarray]) -> None:
-    """Write ``arrays`` as ``output_dir/<key>.bin`` (creates ``input/`` and ``output/``)."""
-    for sub in ("input", "output"):
-        os.makedirs(os.path.join(output_dir, sub), exist_ok=True)
-    for key, arr in arrays.items():
-        write_bin(os.path.join(output_dir, key + ".bin"), arr)
+    """Write ``arrays`` as ``output_dir/<key>.bin``: every file, or none (see toolkit.outputs)."""
+    from toolkit.outputs import OutputPlan
+
+    plan = OutputPlan({key: os.path.join(output_dir, key + ".bin") for key in arrays}, make_dirs=True)
+    plan.commit({key: file_bytes(arr) for key, arr in arrays.items()})
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description="KvRmsNormRopeCache inputs and golden outputs.")
+def _parser():
+    from toolkit.cli import ArgParser
+
+    p = ArgParser(prog="gen_data.py", description="KvRmsNormRopeCache inputs and golden outputs.")
     p.add_argument("--batch", type=int, required=True)
     p.add_argument("--seq", type=int, required=True)
     p.add_argument("--dv", type=int, required=True)
@@ -131,18 +178,26 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """CLI: parse, validate (exit code 2 on bad sizes), generate and write; returns 0."""
-    parser = _parser()
-    args = parser.parse_args(argv)
-    for name in ("batch", "seq", "dv", "dk"):
-        if getattr(args, name) <= 0:
-            parser.error(f"{name} must be positive")
-    if args.dk % 2:
-        parser.error("dk must be even")
+def _run(argv: Sequence[str] | None) -> int:
+    from toolkit.outputs import BadUsage
+
+    args = _parser().parse_args(argv)
+    try:
+        check_params(args.batch, args.seq, args.dv, args.dk, epsilon=args.epsilon, seed=args.seed)
+    except ValueError as err:
+        raise BadUsage(str(err)) from None
+    plan = output_plan(args.output, args.batch, 1, args.seq, args.dv, args.dk)
     arrays = generate(args.batch, args.seq, args.dv, args.dk, epsilon=args.epsilon, seed=args.seed)
-    write(args.output, arrays)
+    plan.commit({key: file_bytes(arr) for key, arr in arrays.items()})
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """CLI: parse, validate (exit 2, one line, on bad options or an unusable --output), generate, and
+    write the whole directory or nothing. Returns the exit code (see toolkit.cli)."""
+    from toolkit.cli import guarded
+
+    return guarded("gen_data.py", lambda: _run(argv))
 
 
 if __name__ == "__main__":

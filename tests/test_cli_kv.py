@@ -243,7 +243,17 @@ def test_membase_plan_over_budget_fails_the_gate(tmp_path):
     b = json.loads(report.read_text())["backends"]["membase"]
     assert (b["ub"]["total_bytes"], b["ub"]["fits"], b["passed"]) == (257024, False, False)
     over = [d for d in b["diagnostics"] if d["code"] == "UB_OVER_BUDGET"]
-    assert len(over) == 54 and all(d["severity"] == "error" for d in over)
+    assert len(over) == 1 and over[0]["severity"] == "error"           # once, with every core it hit
+    assert over[0]["cores"] == list(range(54)) and over[0]["occurrences"] == 54
+    assert sum(line.startswith("error UB_OVER_BUDGET") for line in out.splitlines()) == 1
+    assert "error UB_OVER_BUDGET on 54 cores (first core 0) at operators/kv_rms_norm_rope_cache/" in out
+    # the kernel aborted: no cycle figures, the reason instead (row 14)
+    cyc = b["cycles"]
+    assert cyc["kernel_cycles"] is None and cyc["vf_count"] is None and cyc["bottleneck"] is None
+    assert set(cyc["pipes"]) == {"MTE2", "MTE3", "VECTOR", "SCALAR"} and set(cyc["pipes"].values()) == {None}
+    assert cyc["reason"] == "aborted: UB_OVER_BUDGET on 54 of 54 cores" and cyc["aborted"] == ["UB_OVER_BUDGET"]
+    assert "kernel cycles (slowest core)  n/a (aborted: UB_OVER_BUDGET)" in out
+    assert "bottleneck membase: n/a (aborted: UB_OVER_BUDGET)" in out
     plan = over[0]["extra"]["plan"]
     assert [(r["name"], r["num"], r["bytes_each"]) for r in plan] == [
         ("gammaQueue", 1, 3072), ("inQueue", 2, 20480), ("cosSinQueue", 2, 8192), ("outQueue", 2, 16384),

@@ -208,11 +208,9 @@ def test_script_file_runs_in_process(case, tmp_path, monkeypatch):
 
 
 def test_odd_dk_is_rejected(capsys, tmp_path):
-    with pytest.raises(SystemExit) as exc:
-        gen_data.main(["--batch", "2", "--seq", "16", "--dv", "512", "--dk", "127",
-                       "--output", str(tmp_path)])
-    assert exc.value.code == 2
-    assert "dk must be even" in capsys.readouterr().err
+    code = gen_data.main(["--batch", "2", "--seq", "16", "--dv", "512", "--dk", "127", "--output", str(tmp_path)])
+    assert code == 2
+    assert capsys.readouterr().err == "gen_data.py: error: --dk must be even (got 127)\n"
     assert not os.listdir(tmp_path)
     with pytest.raises(ValueError, match="dk must be even"):
         generate(1, 1, 8, 3)
@@ -222,7 +220,5 @@ def test_odd_dk_is_rejected(capsys, tmp_path):
 def test_non_positive_sizes_rejected(capsys, flag):
     argv = {"--batch": "2", "--seq": "16", "--dv": "512", "--dk": "128"}
     argv[flag] = "0"
-    with pytest.raises(SystemExit) as exc:
-        gen_data.main([x for kv in argv.items() for x in kv])
-    assert exc.value.code == 2
-    assert f"{flag[2:]} must be positive" in capsys.readouterr().err
+    assert gen_data.main([x for kv in argv.items() for x in kv]) == 2
+    assert capsys.readouterr().err == f"gen_data.py: error: {flag} must be positive (got 0)\n"

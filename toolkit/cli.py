@@ -1,64 +1,127 @@
-"""``migrate-check``: the command-line front end (click).
+"""``migrate-check``: the command-line front end (click), and what every entry point shares.
 
     migrate-check kv_rms_norm_rope_cache [--batch ... --backend both --json out.json]
     migrate-check simd_vf_story[/family[/variant]] [--json -]
 
-Exit codes: 0 every gate passed; 1 a gate failed (golden mismatch, UB plan over budget, a kernel
-diagnostic of error severity); 2 bad input (one line on stderr, no traceback, no output file).
+Exit codes (the same for ``scripts/*.py``): 0 every gate passed; 1 a gate failed (golden mismatch,
+UB plan over budget, a kernel diagnostic of error severity); 2 bad input (one line on stderr, no
+traceback, no output file); 130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (one
+line "interrupted", no output file); 141 stdout was a pipe its reader closed (nothing printed).
+
+Outputs (``--json``, ``--trace`` ...) go through :class:`toolkit.outputs.OutputPlan`: checked before
+the run, written together after it, all or none.
 """
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
-import tempfile
-from typing import Any
+import threading
+from typing import Any, Callable, Iterator
 
 import click
 
+from .outputs import BadUsage, OutputPlan
+
 EXIT_OK, EXIT_GATE, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_SIGPIPE = 128 + 13
+__all__ = ["BadUsage", "OutputPlan", "EXIT_OK", "EXIT_GATE", "EXIT_BAD_INPUT", "ArgParser", "guarded",
+           "dump_json", "main", "cli"]
 
 
-from .outputs import BadUsage  # noqa: E402  (re-exported: commands raise toolkit.cli.BadUsage)
+class Interrupted(BaseException):
+    """SIGINT / SIGTERM / SIGHUP during a run: unwinds (removing temp files), exit 128 + signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.code = 128 + signum
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def _exit_signals() -> Iterator[None]:
+    """SIGINT/SIGTERM/SIGHUP raise :class:`Interrupted` (unless ignored, e.g. a background job);
+    SIGXFSZ is ignored so a file-size limit fails the write (EFBIG) instead of killing the process."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {}
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGXFSZ"):
+        sig = getattr(signal, name, None)
+        if sig is None or signal.getsignal(sig) is signal.SIG_IGN:
+            continue
+        old[sig] = signal.signal(sig, signal.SIG_IGN if name == "SIGXFSZ" else _raise_interrupted)
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def _quiet_stdout() -> None:
+    """After EPIPE on stdout: send what is still buffered to /dev/null so the exit is quiet."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+
+def _say(prog: str, text: str) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        print(f"{prog}: {text}", file=sys.stderr, flush=True)
+
+
+def guarded(prog: str, body: Callable[[], int | None]) -> int:
+    """Run an entry point's ``body`` and map how it ended to an exit code (module docstring): a
+    BadUsage or an I/O error is one line on stderr, an interrupt one line "interrupted", a closed
+    stdout pipe nothing at all. Never a traceback for these."""
+    try:
+        with _exit_signals():
+            code = body()
+    except BadUsage as err:
+        _say(prog, f"error: {err}")
+        return EXIT_BAD_INPUT
+    except (Interrupted, KeyboardInterrupt) as stop:
+        _say(prog, "interrupted")
+        return getattr(stop, "code", 128 + signal.SIGINT)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_SIGPIPE
+    except MemoryError:
+        _say(prog, "error: out of memory")
+        return EXIT_BAD_INPUT
+    except OSError as err:                       # an I/O failure outside the checked paths
+        reason = (err.strerror or str(err)).lower()
+        _say(prog, f"error: {err.filename}: {reason}" if err.filename else f"error: {reason}")
+        return EXIT_BAD_INPUT
+    except SystemExit as ex:                     # argparse --help
+        return ex.code if isinstance(ex.code, int) else (EXIT_OK if ex.code is None else EXIT_BAD_INPUT)
+    return EXIT_OK if code is None else int(code)
+
+
+class ArgParser(argparse.ArgumentParser):
+    """argparse for the scripts with the CLI's error handling: a bad option raises BadUsage (one line
+    through :func:`guarded`, exit 2) instead of printing the usage block."""
+
+    def error(self, message: str):
+        raise BadUsage(message)
 
 
 def check_writable(*paths: str | None) -> None:
-    """Refuse an output path whose directory does not exist, or two outputs (say ``--json`` and
-    ``--trace``) sharing one path or both on stdout, before doing any work."""
-    given = [p for p in paths if p is not None]
-    for path in given:
-        if given.count(path) > 1:
-            raise BadUsage(f"two outputs write to {'stdout' if path == '-' else path}; give them different paths")
-    for path in paths:
-        if path is None or path == "-":
-            continue
-        directory = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(directory):
-            raise BadUsage(f"cannot write {path}: directory {directory} does not exist")
-        if os.path.isdir(path):
-            raise BadUsage(f"cannot write {path}: it is a directory")
+    """Check output paths before the work (kept for callers not yet on :class:`OutputPlan`)."""
+    OutputPlan({f"output{i}": p for i, p in enumerate(paths)}, labels={f"output{i}": "output" for i in range(len(paths))})
 
 
 def write_output(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (never a partial file); ``-`` means stdout."""
-    if path == "-":
-        click.echo(text)
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise BadUsage(f"cannot write {path}: directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".migrate-check-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)          # mkstemp creates 0600; give the usual permissions
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write one output safely (``-`` = stdout); prefer one :class:`OutputPlan` for all of a run's outputs."""
+    OutputPlan({"output": path}, labels={"output": "output"}).commit({"output": text})
 
 
 def dump_json(data: Any) -> str:
@@ -103,25 +166,30 @@ def _register() -> None:
             cli.add_command(ep.load(), ep.name)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns (and exits with) the exit code."""
-    _register()
+def _invoke(args: list[str]) -> int:
+    """Parse and run one command; usage errors become BadUsage, bare ``migrate-check`` prints its
+    help to stderr (exit 2)."""
     try:
-        code = cli.main(args=argv, prog_name="migrate-check", standalone_mode=False)
+        with cli.make_context("migrate-check", args) as ctx:
+            code = cli.invoke(ctx)
+    except click.exceptions.Exit as ex:          # --help
+        return ex.exit_code
     except click.UsageError as err:
         if type(err).__name__.startswith("NoArgsIsHelp"):
-            click.echo(err.format_message())
-        else:
-            click.echo(f"migrate-check: error: {err.format_message()}", err=True)
-        code = EXIT_BAD_INPUT
-    except BadUsage as err:
-        click.echo(f"migrate-check: error: {err}", err=True)
-        code = EXIT_BAD_INPUT
-    except click.exceptions.Exit as ex:
-        code = ex.exit_code
+            click.echo(err.format_message(), err=True)
+            return EXIT_BAD_INPUT
+        raise BadUsage(err.format_message()) from None
+    except click.ClickException as err:
+        raise BadUsage(err.format_message()) from None
     except click.Abort:
-        code = EXIT_BAD_INPUT
-    code = EXIT_OK if code is None else int(code)
+        raise KeyboardInterrupt from None
+    return EXIT_OK if code is None else int(code)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns (and, run as a script, exits with) the exit code."""
+    _register()
+    code = guarded("migrate-check", lambda: _invoke(sys.argv[1:] if argv is None else list(argv)))
     if argv is None:
         sys.exit(code)
     return code

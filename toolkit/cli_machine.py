@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from .cli import EXIT_GATE, EXIT_OK, check_writable, cli, dump_json, write_output
+from .cli import EXIT_GATE, EXIT_OK, cli, dump_json
+from .outputs import OutputPlan
 from .machine import MachineError, load_machine
 
 #: opcodes the emulator records (RegBase API and the MemBase VF streams); each needs a cost entry
@@ -20,7 +21,7 @@ RECORDED_OPCODES = (
 @click.option("--json", "json_path", type=str, default=None, help="write the model as JSON to PATH ('-' = stdout)")
 def machine_command(json_path) -> int:
     """Print the machine model (parameters, sources, opcode costs) and check it is complete."""
-    check_writable(json_path)
+    plan = OutputPlan({"json": json_path})
     m = load_machine()
     missing = []
     for op in RECORDED_OPCODES:
@@ -28,14 +29,14 @@ def machine_command(json_path) -> int:
             m.instr(op)
         except MachineError:
             missing.append(op)
-    if json_path is not None:
+    if "json" in plan:
         data = {"name": m.name, "version": m.version,
                 "params": {s: {k: {"value": v, "source": m.sources[s][k]} for k, v in sec.items()}
                            for s, sec in m.params.items()},
                 "instructions": {op: c.__dict__ for op, c in m.instructions.items()},
                 "missing_opcodes": missing}
-        write_output(json_path, dump_json(data))
-    if json_path != "-":
+        plan.commit({"json": dump_json(data)})
+    if not plan.stdout_taken:
         lines = [f"machine {m.name} v{m.version}"]
         for section, params in m.params.items():
             lines.append(f"[{section}]")

@@ -40,6 +40,8 @@ CODES: dict[str, tuple[str, bool, str]] = {
 }
 
 _PKG_DIRS = (os.path.dirname(os.path.abspath(__file__)) + os.sep,)
+#: kernel locations are printed relative to the project (the directory holding ``toolkit/``)
+_PROJECT = os.path.dirname(_PKG_DIRS[0].rstrip(os.sep))
 
 
 def kernel_caller():
@@ -69,20 +71,28 @@ class Diagnostic:
     size: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     occurrences: int = 1
+    cores: list[int] = field(default_factory=list)    # every core that broke the rule here
 
     @property
     def fatal(self) -> bool:
         return CODES[self.code][1]
 
     def location(self) -> str:
-        return f"{os.path.relpath(self.file) if self.file != '?' else '?'}:{self.line}"
+        """``file:line``, the file relative to the project when inside it, else absolute."""
+        if self.file == "?":
+            return f"?:{self.line}"
+        path = os.path.abspath(self.file)
+        rel = os.path.relpath(path, _PROJECT)
+        return f"{path if rel.startswith(os.pardir) else rel}:{self.line}"
 
     def one_line(self) -> str:
-        where = f"core {self.core} " if self.core is not None else ""
+        many = len(self.cores) > 1
+        where = (f"on {len(self.cores)} cores (first core {self.core}) " if many
+                 else f"core {self.core} " if self.core is not None else "")
         addr = ""
         if self.address is not None:
             addr = f" [addr 0x{self.address:x}" + (f", {self.size} B]" if self.size is not None else "]")
-        again = f" [{self.occurrences} times]" if self.occurrences > 1 else ""
+        again = f" [{self.occurrences} times]" if self.occurrences > max(1, len(self.cores)) else ""
         return (f"{self.severity} {self.code} {where}at {self.location()}: {self.message}{addr}{again} "
                 f"(rule: {self.rule})")
 
@@ -112,14 +122,17 @@ class Diagnostics:
                **extra: Any) -> Diagnostic:
         severity, fatal, rule = CODES[code]
         file, line = where if where is not None else kernel_frame()
-        diag = Diagnostic(code, severity, message, rule, file, line, core, address, size, dict(extra))
-        key = (code, file, line, core if fatal else None, message if fatal else None)
+        diag = Diagnostic(code, severity, message, rule, file, line, core, address, size, dict(extra),
+                          cores=[core] if core is not None else [])
+        key = (code, file, line)
         first = self._seen.get(key)
         if first is None:
             self._seen[key] = diag
             self._items.append(diag)
         else:           # the same rule broken at the same line again (other cores, later tiles): count it
             first.occurrences += 1
+            if core is not None and core not in first.cores:
+                first.cores.append(core)
         if fatal and raise_fatal:
             raise KernelAbort(diag)
         return diag

@@ -5,7 +5,8 @@ from typing import Any
 
 import click
 
-from toolkit.cli import check_writable, EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, BadUsage, dump_json, write_output
+from toolkit.cli import EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, BadUsage, dump_json
+from toolkit.outputs import OutputPlan
 from toolkit.machine import load_machine
 from toolkit.timing.model import TimingModel
 from toolkit.views.cycles import compare_cycles_table, cycle_summary
@@ -36,19 +37,15 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
     from . import host
 
-    check_writable(json_path, trace_path)
     params = host.KvParams(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon)
+    backends = ["membase", "regbase"] if backend == "both" else [backend]
     try:
         params.validate()
-    except host.BadInput as err:
-        raise BadUsage(str(err)) from None
-    backends = ["membase", "regbase"] if backend == "both" else [backend]
-    if not force:
         for b in backends:
             issues = host.envelope_violations(b, params)
-            if issues:
+            if issues and not force:
                 raise BadUsage(f"{b}/full_load outside the sample's envelope: {issues[0]} (use --force to run anyway)")
-    try:
+        plan = OutputPlan({"json": json_path, "trace": trace_path})
         case = host.load_case(params, data_dir)
     except host.BadInput as err:
         raise BadUsage(str(err)) from None
@@ -56,18 +53,17 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     runs = {b: host.run_backend(b, params, case, machine) for b in backends}
     model = TimingModel(machine)
     timings = {b: model.launch(r.launch) for b, r in runs.items()}
-    cycles = {b: cycle_summary(t) for b, t in timings.items()}
+    cycles = {b: cycle_summary(t, aborted=r.launch.aborted) for (b, t), r in zip(timings.items(), runs.values())}
     report = _report_json(params, runs)
     for b, summary in cycles.items():
         report["backends"][b]["cycles"] = summary
-    text = _report_text(runs) + "\n\n" + _cycles_text(cycles, machine)
-    if trace_path is not None:
+    contents = {"json": dump_json(report)}
+    if "trace" in plan:
         from toolkit.views.trace import kv_trace
-        write_output(trace_path, dump_json(kv_trace(runs, timings, model)))
-    if json_path is not None:
-        write_output(json_path, dump_json(report))
-    if json_path != "-":
-        click.echo(text)
+        contents["trace"] = dump_json(kv_trace(runs, timings, model))
+    plan.commit(contents)
+    if not plan.stdout_taken:
+        click.echo(_report_text(runs) + "\n\n" + _cycles_text(cycles, machine))
     return EXIT_OK if report["passed"] else EXIT_GATE
 
 

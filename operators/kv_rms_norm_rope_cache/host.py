@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,17 +45,17 @@ class KvParams:
     epsilon: float = 1e-5
 
     def validate(self) -> None:
-        for name in ("batch", "num_head", "seq", "dv", "dk", "ub_factor"):
-            if getattr(self, name) <= 0:
-                raise BadInput(f"--{name.replace('_', '-')} must be positive (got {getattr(self, name)})")
-        if self.cores is not None and self.cores <= 0:
-            raise BadInput(f"--cores must be positive (got {self.cores})")
-        if self.dk % 2:
-            raise BadInput(f"dk must be even (got {self.dk})")
-        if not 0 <= self.epsilon <= float(np.finfo(np.float32).max):
-            raise BadInput(f"--epsilon must be >= 0 and finite in fp32 (got {self.epsilon})")
-        if self.seed < 0:
-            raise BadInput(f"--seed must be >= 0 (got {self.seed})")
+        """Refuse bad options (BadInput, one line naming the option); the shape checks are the
+        generator's own (``host.gen_data.check_params``), so scripts/gen_data.py says the same."""
+        for name in ("ub_factor", "cores"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise BadInput(f"--{name.replace('_', '-')} must be positive (got {value})")
+        try:
+            gen_data.check_params(self.batch, self.seq, self.dv, self.dk, num_head=self.num_head,
+                                  epsilon=self.epsilon, seed=self.seed)
+        except ValueError as err:
+            raise BadInput(str(err)) from None
 
 
 def envelope_violations(backend: str, p: KvParams) -> list[str]:
@@ -87,12 +88,27 @@ def load_case(p: KvParams, data_dir: str | None) -> dict[str, np.ndarray]:
         except (ValueError, MemoryError, OverflowError) as err:   # e.g. a shape too large to allocate
             raise BadInput(f"cannot generate data for batch {p.batch}, num_head {p.num_head}, seq {p.seq}, "
                            f"dv {p.dv}, dk {p.dk}: {err}") from None
-    if not os.path.isdir(data_dir):
-        raise BadInput(f"--data-dir {data_dir}: not a directory")
+    check_data_dir(data_dir)
     try:
         return binio.load_case(data_dir, p.batch, p.num_head, p.seq, p.dv, p.dk)
     except binio.BadInput as err:
         raise BadInput(str(err)) from None
+
+
+def check_data_dir(data_dir: str) -> None:
+    """``--data-dir`` names a directory we may list and enter (BadInput otherwise, saying which)."""
+    if data_dir == "":
+        raise BadInput("--data-dir '': empty path")
+    try:
+        st = os.stat(data_dir)
+    except FileNotFoundError:
+        raise BadInput(f"--data-dir {data_dir}: does not exist") from None
+    except OSError as err:
+        raise BadInput(f"--data-dir {data_dir}: {(err.strerror or str(err)).lower()}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise BadInput(f"--data-dir {data_dir}: not a directory")
+    if not os.access(data_dir, os.R_OK | os.X_OK):
+        raise BadInput(f"--data-dir {data_dir}: permission denied")
 
 
 @dataclass

@@ -42,7 +42,24 @@ def bottleneck(kt: KernelTiming, tol: float = 0.02) -> str:
     return f"latency chain across pipes (critical path: {share})"
 
 
-def cycle_summary(kt: KernelTiming) -> dict:
+def aborted_summary(aborted: list, cores: int) -> dict:
+    """The cycle summary of a launch that aborted: no figures (JSON null), the reason instead."""
+    codes = list(dict.fromkeys(d.code for d in aborted))
+    return {
+        "kernel_cycles": None, "slowest_core": None, "vf_count": None, "vf_cycles": None,
+        "vf_count_slowest_core": None, "vf_cycles_slowest_core": None,
+        "pipes": {name: None for name in PIPE_NAMES.values()}, "ipc": {}, "vf_kinds": {}, "critical_path": {},
+        "mte2_bytes": None, "mte3_bytes": None, "bottleneck": None,
+        "aborted": codes, "aborted_cores": len(aborted),
+        "reason": f"aborted: {', '.join(codes)} on {len(aborted)} of {cores} cores",
+    }
+
+
+def cycle_summary(kt: KernelTiming, aborted: list | None = None) -> dict:
+    """Cycle figures of a launch; ``aborted`` (the launch's aborted cores' diagnostics): when any core
+    aborted the kernel did not run to the end, so no figure is made up (:func:`aborted_summary`)."""
+    if aborted:
+        return aborted_summary(aborted, len(kt.cores))
     core = kt.slowest
     kinds: dict[str, list[float]] = {}
     vf_count = vf_cycles = 0
@@ -75,14 +92,20 @@ def cycle_summary(kt: KernelTiming) -> dict:
     }
 
 
+def _na(summary: dict) -> str:
+    return f"n/a (aborted: {', '.join(summary['aborted'])})"
+
+
 def compare_cycles_table(summaries: dict[str, dict]) -> str:
+    """Side-by-side cycles of two or more launches; an aborted one shows n/a, never a figure."""
     names = list(summaries)
     rows: list[list[str]] = [["", *names]]
 
     def add(label: str, fn) -> None:
-        rows.append([label, *[fn(summaries[n]) for n in names]])
+        rows.append([label, *["n/a" if summaries[n].get("aborted") else fn(summaries[n]) for n in names]])
 
-    add("kernel cycles (slowest core)", lambda s: str(s["kernel_cycles"]))
+    rows.append(["kernel cycles (slowest core)",
+                 *[_na(s) if s.get("aborted") else str(s["kernel_cycles"]) for s in summaries.values()]])
     for pipe in ("MTE2", "VECTOR", "MTE3", "SCALAR"):
         add(f"  {pipe} busy", lambda s, p=pipe: f"{s['pipes'][p]} ({100.0 * s['pipes'][p] / max(s['kernel_cycles'], 1):.0f}%)")
     add("VF count (all cores)", lambda s: str(s["vf_count"]))
@@ -95,9 +118,9 @@ def compare_cycles_table(summaries: dict[str, dict]) -> str:
                                         f"{s['vf_kinds'][k]['avg_cycles']:.0f} cyc" if k in s["ipc"] else "-"))
     if len(names) == 2:
         a, b = (summaries[n]["kernel_cycles"] for n in names)
-        rows.append(["speed-up", "", f"{a / b:.2f}x" if b else "-"])
+        rows.append(["speed-up", "", f"{a / b:.2f}x" if a and b else "n/a"])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
              for r in rows]
-    lines += [f"bottleneck {n}: {summaries[n]['bottleneck']}" for n in names]
+    lines += [f"bottleneck {n}: {_na(s) if s.get('aborted') else s['bottleneck']}" for n, s in summaries.items()]
     return "\n".join(lines)
