@@ -11,14 +11,15 @@ the per-opcode sum_cycles error. It prints the best values; ``--write`` stores t
 """
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
 from importlib import resources
 
 from operators.simd_vf_story import calibration as cal
+from toolkit.cli import ArgParser, BadUsage, guarded, write_output
 from toolkit.machine import load_machine, with_instr, with_overrides
+from toolkit.outputs import OutputPlan
 
 #: what the fit may move: (kind, key, candidates)
 SEARCH = [
@@ -90,7 +91,7 @@ def write_machine(machine) -> None:
             block = re.search(rf"^\[instructions\.{op}\]\n(?:[^\[].*\n)*", text, flags=re.M)
             patched = re.sub(rf"^{field} = .*$", f"{field} = {new}", block.group(0), flags=re.M)
             text = text[:block.start()] + patched + text[block.end():]
-    open(str(path), "w", encoding="utf-8").write(text)
+    write_output(str(path), text)              # atomic, keeps the file mode
 
 
 def table(preds) -> str:
@@ -117,11 +118,16 @@ def report(preds) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgParser(prog="calibrate.py", description=__doc__.splitlines()[0])
     ap.add_argument("--fit", action="store_true", help="search machine timing parameters")
     ap.add_argument("--write", action="store_true", help="with --fit: store the fitted values in the machine file")
     ap.add_argument("--json", default=None, help="write rows and summary as JSON to PATH ('-' = stdout)")
     args = ap.parse_args(argv)
+    if args.write and not args.fit:
+        raise BadUsage("--write needs --fit (it stores the fitted values)")
+    plan = OutputPlan({"json": args.json})     # every output checked before the work
+    if args.write:
+        OutputPlan({"machine": str(resources.files("toolkit").joinpath("machine/ascend950.toml"))})
     events = cal.collect()
     machine = load_machine()
     if args.fit:
@@ -132,19 +138,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.write:
             write_machine(machine)
     preds = cal.predict_rows(events, machine)
-    if args.json:
+    if "json" in plan:
         data = {"rows": [{"group": p.row.kernel, "variant": p.row.variant, "metric": p.row.metric,
                           "measured": p.measured, "predicted": p.ours, "error_pct": p.error_pct} for p in preds],
                 "summary": cal.summary(preds)}
-        text = json.dumps(data, indent=2)
-        if args.json == "-":
-            print(text)
-        else:
-            open(args.json, "w", encoding="utf-8").write(text)
-    if args.json != "-":
+        plan.commit({"json": json.dumps(data, indent=2)})
+    if not plan.stdout_taken:
         print(report(preds))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guarded("calibrate.py", main))
