@@ -69,6 +69,16 @@ def _check_ext(ctx, ext: DataCopyExtParams, what: str) -> None:
                    f"(<= {m.gm_max_block_count} / <= {m.gm_max_block_len})")
 
 
+def _check_gm_blocks(g: GlobalTensor, n: int, step: int, length: int, api: str) -> None:
+    """GM footprint of ``n`` blocks of ``length`` bytes, ``step`` apart, checked in Python integers
+    before any int64 address array is built: an address that comes from data (say an index of
+    2**56) is a GM_OUT_OF_BOUNDS like any other, never an overflow."""
+    if n <= 0 or length <= 0:
+        return
+    lo = g.offset + min(0, (n - 1) * step)
+    check_gm(g.buf, lo, g.offset + max(0, (n - 1) * step) + length - lo, api)
+
+
 def _gm_to_ub(ctx, dst: LocalTensor, src: GlobalTensor, gm_starts: np.ndarray, ub_starts: np.ndarray,
               length: int, api: str, fill: list | None = None) -> None:
     """Copy ``len(gm_starts)`` blocks of ``length`` bytes GM->UB (callers computed the layout)."""
@@ -126,10 +136,12 @@ def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
                        f"({nbytes - length} B tail dropped)", size=nbytes)
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
         ctx.ub.check(dst.addr, 0, "DataCopy", align=32)
+        _check_gm_blocks(src, n, src_step, length, "DataCopy")
         _gm_to_ub(ctx, dst, src, src.offset + src_step * np.arange(n), dst.addr + dst_step * np.arange(n),
                   length, "DataCopy")
     elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
         ctx.ub.check(src.addr, 0, "DataCopy", align=32)
+        _check_gm_blocks(dst, n, dst_step, length, "DataCopy")
         _ub_to_gm(ctx, dst, src, dst.offset + dst_step * np.arange(n), src.addr + src_step * np.arange(n),
                   length, "DataCopy")
     else:
@@ -150,6 +162,7 @@ def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtP
         ub_stride = _align32(int(ext.dstStride) * 32 + left + length + right)
         # the whole padded footprint (padding included) must lie in UB
         ctx.ub.check(dst.addr, (n - 1) * ub_stride + _align32(left + length + right), "DataCopyPad", align=32)
+        _check_gm_blocks(src, n, length + int(ext.srcStride), length, "DataCopyPad")
         gm_starts = src.offset + k * (length + int(ext.srcStride))
         ub_starts = dst.addr + k * ub_stride
         fill = [] if ctx.dry_run else _pad_fill(ctx, src, gm_starts, ub_starts, length, left, right, pad, sz)
@@ -157,6 +170,7 @@ def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtP
     elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
         ctx.ub.check(src.addr, 0, "DataCopyPad", align=32)
         ub_stride = _align32(int(ext.srcStride) * 32 + length)
+        _check_gm_blocks(dst, n, length + int(ext.dstStride), length, "DataCopyPad")
         _ub_to_gm(ctx, dst, src, dst.offset + k * (length + int(ext.dstStride)), src.addr + k * ub_stride,
                   length, "DataCopyPad")
     else:
