@@ -8,7 +8,7 @@ import pytest
 
 from toolkit import membase as AscendC
 from toolkit.diagnostics import KernelAbort
-from toolkit.events import PSEUDO_OPS, VfCall
+from toolkit.events import PSEUDO_OPS, Instr, VfCall
 from toolkit.membase import BinaryRepeatParams, UnaryRepeatParams
 from toolkit.runtime import CoreContext, running
 from toolkit.tensor import LocalTensor
@@ -273,24 +273,30 @@ def test_vf_count_form_opcode_counts(ctx):
     assert ev.name == "Add" and ev.nparams == 4
     c = ops(ev)
     assert c == Counter({"RV_VLOOP": 1, "ITER": 16, "RV_PLT": 16, "RV_VLD": 32, "RV_VADD": 16, "RV_VST": 16})
-    assert ev.instrs[0] == ("RV_VLOOP", -1, (), 16)
+    assert ev.instrs[0][:4] == ("RV_VLOOP", -1, (), 16)
     it = ev.instrs[1:7]
-    assert it[0] == ("ITER", -1, (), 1) and it[1] == ("RV_PLT", 1, (), 1000)
-    assert it[4] == ("RV_VADD", 4, (2, 3, 1), None) and it[5] == ("RV_VST", -1, (4, 1), "NORM")
+    assert it[0][:4] == ("ITER", -1, (), 1) and it[1][:4] == ("RV_PLT", 1, (), 1000)
+    assert it[4][:5] == ("RV_VADD", 4, (2, 3, 1), None, 1)
+    # loads and stores carry their UB address and bytes (the bank/port rules of the timing view)
+    assert (it[2].ub_addr, it[3].ub_addr, it[2].ub_bytes) == (0, 4096, 256)
+    assert it[5] == Instr("RV_VST", -1, (4, 1), None, 1, "NORM", 8192, 256, 1)
     assert ev.instrs[-5][0] == "RV_PLT" and ev.instrs[-5][3] == 1000 - 15 * 64
+    assert (ev.instrs[-1].ub_addr, ev.instrs[-1].ub_bytes) == (8192 + 15 * 256, (1000 - 15 * 64) * 4)
 
 
 def test_vf_level0_stream_shape(ctx):
     AscendC.Mul(T(8192, F32), T(0, F32), T(4096, F32), [ALL, 0], 3, BinaryRepeatParams())
     ev = vf(ctx)
-    assert ev.instrs[0] == ("RV_PMOV", 1, (), None) and ev.instrs[1] == ("RV_VLOOP", -1, (), 3)
-    assert ev.instrs[2:8] == [("ITER", -1, (), 1), ("RV_VSLDB", 2, (1,), None), ("RV_VSLDB", 3, (1,), None),
-                              ("RV_VMUL", 4, (2, 3, 1), None), ("RV_VSSTB", -1, (4, 1), None),
-                              ("RV_MEMBAR", -1, (), "VST_VLD")]
+    assert ev.instrs[0][:4] == ("RV_PMOV", 1, (), None) and ev.instrs[1][:4] == ("RV_VLOOP", -1, (), 3)
+    # block-strided records: aux = blkStride, UB address of the repeat (repStride 8 blocks)
+    assert [i[:4] for i in ev.instrs[2:8]] == [("ITER", -1, (), 1), ("RV_VSLDB", 2, (1,), 1), ("RV_VSLDB", 3, (1,), 1),
+                                               ("RV_VMUL", 4, (2, 3, 1), None), ("RV_VSSTB", -1, (4, 1), 1),
+                                               ("RV_MEMBAR", -1, (), "VST_VLD")]
+    assert [i.ub_addr for i in ev.instrs if i.opcode == "RV_VSSTB"] == [8192, 8192 + 256, 8192 + 512]
     assert ops(ev)["RV_MEMBAR"] == 2 and ev.instrs[-1][0] == "RV_VSSTB"
     AscendC.Adds(T(8192, F32), T(0, F32), 1.0, 48, 2, UnaryRepeatParams())
     ev2 = vf(ctx)
-    assert ev2.instrs[0] == ("RV_PLT", 1, (), 48) and ops(ev2)["RV_VADDS"] == 2
+    assert ev2.instrs[0][:4] == ("RV_PLT", 1, (), 48) and ops(ev2)["RV_VADDS"] == 2
     dsts = [i[1] for i in ev2.instrs if i[1] >= 0]
     assert len(dsts) == len(set(dsts)) and min(dsts) == 1
 
@@ -301,7 +307,9 @@ def test_vf_streams_equal_for_equal_parameters_and_opcodes_known(ctx):
     AscendC.Exp(T(12288, F32), T(0, F32), 10, 2, UnaryRepeatParams())
     AscendC.Duplicate(T(0, F32), 1.0, 65)
     evs = [e for e in ctx.events if isinstance(e, VfCall)]
-    assert evs[0].signature() == evs[1].signature()
+    # equal parameters, equal streams but for the destination address
+    assert [i._replace(ub_addr=-1) for i in evs[0].instrs] == [i._replace(ub_addr=-1) for i in evs[1].instrs]
+    assert evs[0].signature() != evs[1].signature()
     for e in evs:
         for op, *_ in e.instrs:
             if op not in PSEUDO_OPS:

@@ -66,7 +66,7 @@ def test_cast_bf16_to_fp32_exact_with_tail(ctx):
     ev = vf(ctx)
     assert ops(ev) == Counter({"RV_VLOOP": 1, "ITER": 16, "RV_PLT": 16, "RV_VLD": 16, "RV_VCVT_F2F": 16,
                                "RV_VST": 16})
-    assert {i[3] for i in ev.instrs if i[0] == "RV_VLD"} == {"UNPACK_B16"}
+    assert {i.dist for i in ev.instrs if i[0] == "RV_VLD"} == {"UNPACK_B16"}
 
 
 TIE_BITS = np.array([0x3F808000, 0x3F818000, 0x3F808001, 0x3F807FFF, 0xBF808000, 0xBF818000, 0xBF807FFF,
@@ -82,7 +82,7 @@ def test_cast_fp32_to_bf16_rint_ties_to_even(ctx):
     np.testing.assert_array_equal(out[:TIE_BITS.size], ref)
     assert out[0] == 0x3F80 and out[1] == 0x3F82 and out[9] == 0x7F80          # ties to even; overflow -> inf
     assert (out[TIE_BITS.size:] == 0x1234).all()
-    assert {i[3] for i in vf(ctx).instrs if i[0] == "RV_VST"} == {"PACK_B32"}
+    assert {i.dist for i in vf(ctx).instrs if i[0] == "RV_VST"} == {"PACK_B32"}
 
 
 @pytest.mark.parametrize("mode", ["CAST_TRUNC", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND"])
@@ -217,10 +217,11 @@ def test_whole_reduce_sum_definedness_and_stream(ctx):
     d = ctx.ub.defined[2048:2048 + 16].reshape(4, 4).all(axis=1)
     assert list(d) == [False, True, True, True]
     ev = vf(ctx)
-    assert ev.name == "WholeReduceSum" and ev.instrs[0] == ("RV_PLT", 1, (), 63)
-    assert ev.instrs[1] == ("RV_VLOOP", -1, (), 4)
-    assert ev.instrs[2:6] == [("ITER", -1, (), 1), ("RV_VSLDB", 3, (1,), None), ("RV_VCADD", 4, (3, 1), None),
-                              ("RV_VSTUI", 5, (4, 2), 4)]
+    assert ev.name == "WholeReduceSum" and ev.instrs[0][:4] == ("RV_PLT", 1, (), 63)
+    assert ev.instrs[1][:4] == ("RV_VLOOP", -1, (), 4)
+    assert [i[:4] for i in ev.instrs[2:6]] == [("ITER", -1, (), 1), ("RV_VSLDB", 3, (1,), 1),
+                                               ("RV_VCADD", 4, (3, 1), None), ("RV_VSTUI", 5, (4, 2), 4)]
+    assert [i.ub_addr for i in ev.instrs if i.opcode == "RV_VSTUI"] == [2048, 2052, 2056, 2060]
     assert ops(ev) == Counter({"RV_PLT": 1, "RV_VLOOP": 1, "ITER": 4, "RV_VSLDB": 4, "RV_VCADD": 4,
                                "RV_VSTUI": 4, "RV_VSTAS": 1})
     assert ev.instrs[-1][0] == "RV_VSTAS"

@@ -28,7 +28,8 @@ def test_dependent_chain_is_latency_bound():
     # first issue after dispatch_to_issue, then one op every `latency` cycles, the last one lasting `duration`
     expected = T["dispatch_to_issue"] + (n - 1) * lat + dur
     assert t.steady == expected
-    assert t.cycles == expected + T["vf_fixed_cycles"]
+    assert t.cycles == expected + T["vf_drain_cycles"]
+    assert t.vf_time == t.cycles + T["vf_start_cycles"]
     assert t.bottleneck() == "dependency chain"
 
 

@@ -1,21 +1,32 @@
 """Typed event records: what one functional run leaves behind for the views.
 
 A core's run is an ordered list of events. Views (counters, timing, UB report, trace) read them and
-never reach into the emulator. Vector instructions inside a VF are compact tuples
-``(opcode, dst, srcs, aux)``:
-
-* ``opcode``: vendor name (``RV_VADD``, ``RV_VLD`` ...) or a pseudo-op (``ITER`` marks the start of a
-  hardware-loop iteration; it costs nothing and is not counted);
-* ``dst``: register id written (-1 if none); ids are local to the VF instance;
-* ``srcs``: register ids read (data registers, the mask register, the old ``dst`` for MERGING);
-* ``aux``: small int detail (trip count of ``RV_VLOOP``, bytes of a DMA-like access) or None.
+never reach into the emulator. Vector instructions inside a VF are :class:`Instr` records (a
+NamedTuple: the first four fields can be given positionally, as plain ``(opcode, dst, srcs, aux)``
+tuples were before).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-Instr = tuple  # (opcode: str, dst: int, srcs: tuple[int, ...], aux: int | None)
+
+#: ``dist`` of block-strided VSLDB/VSSTB records: 8 blocks of 32 B from ``ub_addr``, ``aux`` blocks apart
+BLOCK_STRIDED = "DATA_BLOCK_COPY"
+
+
+class Instr(NamedTuple):
+    """One vector instruction of a VF stream (hashable: the VF timing memo keys on the stream)."""
+
+    opcode: str             #: vendor name (RV_VADD, RV_VLD ...) or a pseudo-op (ITER, ALIAS: no cost)
+    dst: int = -1           #: register id written (-1: none); ids are local to the VF instance
+    srcs: tuple = ()        #: register ids read (data, the mask, the old dst for MERGING)
+    aux: Any = None         #: small detail: VLOOP trip count, PLT count, VSTUI bytes, ITER loop depth
+    mask: int = -1          #: the predicate register among ``srcs`` (-1: none)
+    dist: str | None = None  #: load/store distribution (NORM, UNPACK_B16, E2B_B32, ...)
+    ub_addr: int = -1       #: first UB byte a load/store touches (-1: no UB access recorded)
+    ub_bytes: int = 0       #: UB bytes touched from ``ub_addr`` (the footprint of the access)
+    loop: int = 0           #: hardware-loop nesting depth of the instruction (0: straight-line code)
 
 ITER = "ITER"
 VLOOP = "RV_VLOOP"
@@ -97,10 +108,15 @@ class ScalarOp:
 
 @dataclass(slots=True)
 class Sync:
-    """An explicit cross-pipe wait (SetFlag/WaitFlag): ``dst`` pipe waits for ``src`` pipe."""
+    """SetFlag / WaitFlag of a HardEvent ``src``_``dst`` with an event id. ``kind`` "set": the ``src`` pipe
+    signals once everything it was given before is done; "wait": the ``dst`` pipe waits for the oldest
+    unconsumed set of the same (event, id). A wait without an id (or without a matching set) waits for
+    everything the ``src`` pipe was given so far."""
 
     src: str
     dst: str
+    event_id: int | None = None
+    kind: str = "wait"            # "set" | "wait"
 
 
 @dataclass(slots=True)

@@ -2,8 +2,9 @@
 to [-3.92, 3.92] (P degree 5, Q monic degree 5; max error 1.4e-7 against erf).
 
 Per VL chunk: VLD, 28 compute instructions (VMULS x3, VMINS, VMAXS, VMUL x11, VADDS x11, VDIV), VST.
-With unroll U the loop body is written U times, each copy with its own registers, in sequence (the
-vendor built U > 1 without machine scheduling, so the copies are not interleaved).
+With unroll U each statement of the body is written U times (copy u on its own registers), as the
+vendor's hand-unrolled kernels are written (elemwise_axpy_unroll: the loads of all copies, then each
+op for every copy, then the stores); U > 1 was built without machine scheduling, so that order stays.
 """
 from __future__ import annotations
 
@@ -23,41 +24,45 @@ Q = (35.82138240876043, 435.3894699024673, 3199.132994291027, 13623.044034102335
 INV_SQRT2 = 1.0 / math.sqrt(2.0)
 
 
-@Reg.__simd_callee__
-def GeluOne(r, mask):
-    """gelu of the chunk in r[0] into r[5]; r = (x, s, s2, p, q, y) registers of one copy."""
-    x, s, s2, p, q, y = r
-    Reg.Muls(s, x, INV_SQRT2, mask)
-    Reg.Mins(s, s, CLAMP, mask)
-    Reg.Maxs(s, s, -CLAMP, mask)
-    Reg.Mul(s2, s, s, mask)
-    Reg.Muls(p, s2, P[0], mask)
-    Reg.Adds(p, p, P[1], mask)
+def _statements():
+    """The body for one VL chunk as statements over one copy's registers r = (x, s, s2, p, q, y):
+    gelu of the chunk in x into y."""
+    out = [lambda r, m: Reg.Muls(r[1], r[0], INV_SQRT2, m),
+           lambda r, m: Reg.Mins(r[1], r[1], CLAMP, m),
+           lambda r, m: Reg.Maxs(r[1], r[1], -CLAMP, m),
+           lambda r, m: Reg.Mul(r[2], r[1], r[1], m),
+           lambda r, m: Reg.Muls(r[3], r[2], P[0], m),
+           lambda r, m: Reg.Adds(r[3], r[3], P[1], m)]
     for c in P[2:]:
-        Reg.Mul(p, p, s2, mask)
-        Reg.Adds(p, p, c, mask)
-    Reg.Mul(p, p, s, mask)
-    Reg.Adds(q, s2, Q[0], mask)
+        out += [lambda r, m: Reg.Mul(r[3], r[3], r[2], m), lambda r, m, c=c: Reg.Adds(r[3], r[3], c, m)]
+    out += [lambda r, m: Reg.Mul(r[3], r[3], r[1], m),
+            lambda r, m: Reg.Adds(r[4], r[2], Q[0], m)]
     for c in Q[1:]:
-        Reg.Mul(q, q, s2, mask)
-        Reg.Adds(q, q, c, mask)
-    Reg.Div(y, p, q, mask)
-    Reg.Adds(y, y, 1.0, mask)
-    Reg.Mul(y, y, x, mask)
-    Reg.Muls(y, y, 0.5, mask)
+        out += [lambda r, m: Reg.Mul(r[4], r[4], r[2], m), lambda r, m, c=c: Reg.Adds(r[4], r[4], c, m)]
+    out += [lambda r, m: Reg.Div(r[5], r[3], r[4], m),
+            lambda r, m: Reg.Adds(r[5], r[5], 1.0, m),
+            lambda r, m: Reg.Mul(r[5], r[5], r[0], m),
+            lambda r, m: Reg.Muls(r[5], r[5], 0.5, m)]
+    return out
+
+
+STATEMENTS = _statements()
 
 
 def gelu_vf(unroll: int):
+    """The VF with each statement of the body written ``unroll`` times (copy u on its own registers)."""
     @Reg.__simd_vf__
     def vf(zAddr, xAddr, trips):
         regs = [tuple(Reg.RegTensor[float]() for _ in range(6)) for _ in range(unroll)]
         mask = Reg.CreateMask[float, Reg.MaskPattern.ALL]()
         for i in Reg.VLOOP(trips):
             for u in range(unroll):
-                off = (i * unroll + u) * VL_B32
-                Reg.LoadAlign[float](regs[u][0], xAddr + off)
-                GeluOne(regs[u], mask)
-                Reg.StoreAlign[float](zAddr + off, regs[u][5], mask)
+                Reg.LoadAlign[float](regs[u][0], xAddr + (i * unroll + u) * VL_B32)
+            for statement in STATEMENTS:
+                for u in range(unroll):
+                    statement(regs[u], mask)
+            for u in range(unroll):
+                Reg.StoreAlign[float](zAddr + (i * unroll + u) * VL_B32, regs[u][5], mask)
     vf.name = vf.__name__ = f"GeluPolyVF_U{unroll}"
     return vf
 

@@ -16,7 +16,17 @@ from typing import Any, Mapping
 
 LANES = ("RVECEX", "RVECLD", "RVECST", "RVECLP", "MEMBAR")
 ISSUE_CLASSES = ("dual", "single")
+#: execution resources of the VF scheduler: "alu" either execute unit (EXU0/EXU1), "alu0" EXU0 only
+#: (single-issue class), "sfu" the special-function pipes (issue slot on an EXU, occupancy on an SFU),
+#: "pred" the mask unit, "load"/"store" the UB ports, "loop" the hardware-loop unit, "membar" a barrier
+UNITS = ("alu", "alu0", "sfu", "pred", "load", "store", "loop", "membar")
 _INSTR_FIELDS = ("lane", "issue", "duration", "latency", "ii", "source")
+_LANE_UNIT = {"RVECLD": "load", "RVECST": "store", "RVECLP": "loop", "MEMBAR": "membar"}
+
+
+def default_unit(lane: str, issue: str) -> str:
+    """The unit of an entry without ``unit``: from its lane, and for RVECEX its issue class."""
+    return _LANE_UNIT.get(lane) or ("alu0" if issue == "single" else "alu")
 
 
 class MachineError(ValueError):
@@ -34,6 +44,7 @@ class InstrCost:
     latency: int       #: forwarding latency to a dependent instruction
     ii: int            #: initiation interval on its unit
     source: str
+    unit: str = "alu"  #: execution resource (see UNITS)
 
 
 @dataclass(frozen=True)
@@ -90,10 +101,11 @@ def parse_machine(doc: Mapping[str, Any]) -> Machine:
         missing = [f for f in _INSTR_FIELDS if f not in body]
         if missing:
             raise MachineError(f"[instructions.{op}] missing {', '.join(missing)}")
-        if body["lane"] not in LANES or body["issue"] not in ISSUE_CLASSES:
-            raise MachineError(f"[instructions.{op}] unknown lane or issue class")
+        unit = body.get("unit", default_unit(body["lane"], body["issue"]))
+        if body["lane"] not in LANES or body["issue"] not in ISSUE_CLASSES or unit not in UNITS:
+            raise MachineError(f"[instructions.{op}] unknown lane, issue class or unit")
         instrs[op] = InstrCost(op, body["lane"], body["issue"], int(body["duration"]),
-                               int(body["latency"]), int(body["ii"]), body["source"])
+                               int(body["latency"]), int(body["ii"]), body["source"], unit)
     return Machine(
         name=meta.get("name", "?"), version=str(meta.get("version", "?")),
         params=MappingProxyType({k: MappingProxyType(v) for k, v in params.items()}),

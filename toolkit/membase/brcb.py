@@ -47,7 +47,7 @@ def _brcb(dst: LocalTensor, src: LocalTensor, repeatTime: Any, params: BrcbRepea
         dacc = strided(w, blk, rep, repeat, make_mask("count", lanes, lanes))
         apply(ctx, api, Operand(dst.addr, dt, dacc), [Operand(src.addr, dt, _src_access(w, repeat))],
               lambda v: v[0].copy())
-    emit(ctx, api, 5, brcb_stream(repeat, w), {"dtype": type_name(dt), "form": "level0", "repeat": repeat})
+    emit(ctx, api, 5, brcb_stream(repeat, w, ((dst.addr, blk, rep), src.addr)), {"dtype": type_name(dt), "form": "level0", "repeat": repeat})
 
 
 Brcb = MemBaseApi(_brcb, "Brcb")

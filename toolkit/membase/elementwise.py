@@ -71,7 +71,8 @@ def run(ctx, api: str, opcode: str, dst: LocalTensor, srcs: Sequence[LocalTensor
         count = form
         ops = [Operand(s.addr, s.dtype, contiguous(s.dtype.itemsize, count, lanes)) for s in srcs]
         apply(ctx, api, Operand(dst.addr, dst.dtype, contiguous(widths[0], count, lanes)), ops, fn)
-        instrs = count_stream(opcode, nsrc, count, lanes, load, store)
+        addrs = tuple((t.addr, t.dtype.itemsize) for t in (dst, *srcs))
+        instrs = count_stream(opcode, nsrc, count, lanes, load, store, addrs)
         nparams = 1 + nsrc + nscalar + 1
         meta.update(form="count", count=count)
     else:
@@ -88,7 +89,8 @@ def run(ctx, api: str, opcode: str, dst: LocalTensor, srcs: Sequence[LocalTensor
             acc = [strided(t.dtype.itemsize, b, r, form.repeat, mask) for t, (b, r) in zip(tensors, form.strides)]
             apply(ctx, api, Operand(dst.addr, dst.dtype, acc[0]),
                   [Operand(t.addr, t.dtype, a) for t, a in zip(srcs, acc[1:])], fn)
-        instrs = level0_stream(opcode, nsrc, form.repeat, mask.kind, mask.value)
+        addrs = tuple((t.addr, b, r) for t, (b, r) in zip((dst, *srcs), form.strides))
+        instrs = level0_stream(opcode, nsrc, form.repeat, mask.kind, mask.value, addrs)
         nparams = 1 + nsrc + nscalar + 1 + 2 * (1 + nsrc) + (mask.kind == "count")
         meta.update(form="level0", repeat=form.repeat, mask=mask.kind)
     emit(ctx, api, nparams, instrs, meta)

@@ -59,7 +59,8 @@ def _whole_reduce_sum(dst: LocalTensor, src: LocalTensor, mask: Any, repeatTime:
         apply(ctx, api, Operand(dst.addr, dst.dtype, per_step(steps, drep, out_dt.itemsize), out_dt.itemsize),
               [Operand(src_addr, sdt, strided(sdt.itemsize, sblk, srep, steps, m))], fn,
               lambda d: d[0].reshape(-1, nact).all(axis=1))
-    emit(ctx, api, 6 + (m.kind == "count"), reduce_stream(steps, m.kind, m.value, out_dt.itemsize),
+    emit(ctx, api, 6 + (m.kind == "count"), reduce_stream(steps, m.kind, m.value, out_dt.itemsize,
+                                                             ((dst.addr, drep), (src_addr, sblk, srep))),
          {"dtype": type_name(sdt), "form": "level0", "repeat": steps, "mask": m.kind})
 
 

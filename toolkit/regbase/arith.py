@@ -55,12 +55,12 @@ def _finish(rec, opcode: str, dst: RegTensor, dt: np.dtype, result: np.ndarray, 
     dst.set(np.asarray(result, dtype=dt), lane_def, rec, w)
     if mode == MERGING and not hw_merge:
         tmp = rec.new_id()
-        rec.emit(opcode, tmp, srcs + (mask.id,), None)
-        rec.emit("RV_VSEL", dst.id, (tmp, old_id, mask.id), None)
+        rec.emit(opcode, tmp, srcs + (mask.id,), None, mask=mask.id)
+        rec.emit("RV_VSEL", dst.id, (tmp, old_id, mask.id), None, mask=mask.id)
     elif mode == MERGING:
-        rec.emit(opcode, dst.id, srcs + (mask.id, old_id), None)
+        rec.emit(opcode, dst.id, srcs + (mask.id, old_id), None, mask=mask.id)
     else:
-        rec.emit(opcode, dst.id, srcs + (mask.id,), None)
+        rec.emit(opcode, dst.id, srcs + (mask.id,), None, mask=mask.id)
 
 
 def _check_accumulator(dst: RegTensor, srcs: tuple, mask: MaskReg, w: int, mode: MaskMergeMode, name: str) -> None:

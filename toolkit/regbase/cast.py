@@ -90,7 +90,7 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     opcode = _opcode(sdt, ddt)
     if mode == MaskMergeMode.MERGING:
         tmp = rec.new_id()
-        rec.emit(opcode, tmp, srcs, None)
-        rec.emit("RV_VSEL", dst.id, (tmp, old_id, mask.id), None)
+        rec.emit(opcode, tmp, srcs, None, mask=mask.id)
+        rec.emit("RV_VSEL", dst.id, (tmp, old_id, mask.id), None, mask=mask.id)
     else:
-        rec.emit(opcode, dst.id, srcs, None)
+        rec.emit(opcode, dst.id, srcs, None, mask=mask.id)

@@ -12,6 +12,7 @@ import numpy as np
 from ..diagnostics import kernel_frame
 from ..runtime import current
 from ..tensor import UbPtr
+from ..events import BLOCK_STRIDED
 from .template import TArgs, template
 from .types import VL, AddrReg, DataCopyMode, LoadDist, MaskReg, PostLiteral, RegTensor, StoreDist
 from .types import UnalignRegForLoad, UnalignRegForStore
@@ -31,22 +32,6 @@ _LOAD_FOOTPRINT = {
     "DINTLV_B8": (lambda w: 512, lambda w: 32), "DINTLV_B16": (lambda w: 512, lambda w: 32),
     "DINTLV_B32": (lambda w: 512, lambda w: 32),
 }
-
-
-def ub_banks(machine, addrs) -> int:
-    """Bit mask of the (bank group, bank) pairs the 32 B blocks at ``addrs`` touch (for the timing
-    view's bank-conflict rule); bit ``bank * groups + group``."""
-    groups = machine.params["core"]["ub_bank_groups"]
-    banks = machine.params["core"]["ub_banks_per_group"]
-    mask = 0
-    for a in addrs:
-        blk = a // 32
-        mask |= 1 << ((blk // groups) % banks * groups + blk % groups)
-    return mask
-
-
-def _span_banks(machine, addr: int, nbytes: int) -> int:
-    return ub_banks(machine, range(addr // 32 * 32, addr + max(nbytes, 1), 32))
 
 
 def _place(dist: str, src: np.ndarray, fill: int) -> np.ndarray:
@@ -109,12 +94,12 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
         el = data.reshape(-1, w)
         dst.set(el[0::2].ravel().copy(), _sh(shadow, lambda s: s.reshape(-1, w)[0::2].ravel()), rec, 1)
         dst1.set(el[1::2].ravel().copy(), _sh(shadow, lambda s: s.reshape(-1, w)[1::2].ravel()), rec, 1)
-        rec.emit("RV_VLD", dst.id, (), (dist, _span_banks(rec.machine, addr, foot(w))))
+        rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot(w))
         rec.emit("ALIAS", dst1.id, (dst.id,), None)
     else:
         raw = _place(dist, data, 0)
         dst.set(raw, None if shadow is None else _place(dist, shadow, True), rec, 1)
-        rec.emit("RV_VLD", dst.id, (), (dist, _span_banks(rec.machine, addr, foot(w))))
+        rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot(w))
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         ptr.addr += int(rest[0]) * ptr.dtype.itemsize
 
@@ -150,7 +135,8 @@ def _load_blocks(ctx, rec, t: TArgs, dst: RegTensor, ptr: UbPtr, blk_stride: int
         if shadow is not None:
             lane_def[b * 32:(b + 1) * 32] = shadow
     dst.set(raw, lane_def, rec, 1)
-    rec.emit("RV_VSLDB", dst.id, (mask.id,), None)
+    rec.emit("RV_VSLDB", dst.id, (mask.id,), int(blk_stride), mask=mask.id, dist=BLOCK_STRIDED, ub_addr=base,
+             ub_bytes=32)
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         ptr.addr += rep_stride * 32
 
@@ -189,14 +175,14 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
         d0 = src.defined if src.defined is not None else np.ones(VL, bool)
         d1 = src1.defined if src1.defined is not None else np.ones(VL, bool)
         ub.write(dst.addr, both, np.stack([d0.reshape(-1, ew), d1.reshape(-1, ew)], axis=1).ravel())
-        rec.emit("RV_VST", -1, (src.id, src1.id), (dist, _span_banks(rec.machine, dst.addr, 2 * VL)))
+        rec.emit("RV_VST", -1, (src.id, src1.id), mask=mask.id, dist=dist, ub_addr=dst.addr, ub_bytes=2 * VL)
         return
     addr, rest = _resolve_addr(dst, args[:-1])
     if dist.startswith("FIRST"):
         ew = {"FIRST_B8": 1, "FIRST_B16": 2, "FIRST_B32": 4}[dist]
         ub.check(addr, ew, f"StoreAlign<{dist}>", ew)
         ub.write(addr, src.raw[:ew], True if src.defined is None else src.defined[:ew])
-        rec.emit("RV_VST", -1, (src.id,), (dist, _span_banks(rec.machine, addr, ew)))
+        rec.emit("RV_VST", -1, (src.id,), dist=dist, ub_addr=addr, ub_bytes=ew)
     else:
         data, dd, ew, lane = _store_bytes(dist, src, w)
         active, full = mask.lanes(lane)
@@ -212,7 +198,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
                 ub.check(addr, last, f"StoreAlign<{dist}>")
                 np.copyto(ub.data[addr:addr + last], data[:last], where=bm[:last])
                 np.copyto(ub.defined[addr:addr + last], dd[:last], where=bm[:last])
-        rec.emit("RV_VST", -1, (src.id, mask.id), (dist, _span_banks(rec.machine, addr, nbytes)))
+        rec.emit("RV_VST", -1, (src.id, mask.id), mask=mask.id, dist=dist, ub_addr=addr, ub_bytes=nbytes)
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         dst.addr += int(rest[0]) * dst.dtype.itemsize
 
@@ -236,7 +222,8 @@ def _store_blocks(ctx, rec, t: TArgs, ptr: UbPtr, src: RegTensor, blk_stride: in
         ctx.ub.check(a, 32, "StoreAlign<DATA_BLOCK_COPY>")
         np.copyto(ctx.ub.data[a:a + 32], src.raw[b * 32:(b + 1) * 32], where=sel)
         np.copyto(ctx.ub.defined[a:a + 32], d[b * 32:(b + 1) * 32], where=sel)
-    rec.emit("RV_VSSTB", -1, (src.id, mask.id), None)
+    rec.emit("RV_VSSTB", -1, (src.id, mask.id), int(blk_stride), mask=mask.id, dist=BLOCK_STRIDED, ub_addr=base,
+             ub_bytes=32)
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         ptr.addr += rep_stride * 32
 
@@ -253,7 +240,7 @@ def LoadUnAlignPre(t: TArgs, ureg: UnalignRegForLoad, src: UbPtr, areg: AddrReg 
     ureg.block_addr, ureg.block = blk, data.copy()
     ureg.block_def = np.ones(32, bool) if shadow is None else shadow.copy()
     ureg.id = rec.new_id()
-    rec.emit("RV_VLDAS", ureg.id, (), None)
+    rec.emit("RV_VLDAS", ureg.id, (), ub_addr=blk, ub_bytes=32)
 
 
 @template
@@ -280,7 +267,7 @@ def LoadUnAlign(t: TArgs, dst: RegTensor, ureg: UnalignRegForLoad, src: UbPtr, *
     if shadow is not None:
         dd[nhead:] = shadow
     dst.set(raw, None if dd.all() else dd, rec, 1)
-    rec.emit("RV_VLDUS", dst.id, (ureg.id,), None)
+    rec.emit("RV_VLDUS", dst.id, (ureg.id,), ub_addr=head_end, ub_bytes=addr + VL - head_end)
     nxt = (addr + VL) // 32 * 32
     if nxt + 32 <= ctx.ub.size:
         ureg.block_addr, ureg.block = nxt, ctx.ub.data[nxt:nxt + 32].copy()
@@ -318,7 +305,7 @@ def StoreUnAlign(t: TArgs, dst: UbPtr, src: RegTensor, ureg: UnalignRegForStore,
     ureg.site = kernel_frame()
     old = ureg.id
     ureg.id = rec.new_id()
-    rec.emit("RV_VSTUI", ureg.id, (src.id, old), n)
+    rec.emit("RV_VSTUI", ureg.id, (src.id, old), n, ub_addr=start, ub_bytes=k)
     dst.addr += n
 
 
@@ -327,11 +314,12 @@ def StoreUnAlignPost(t: TArgs, dst: UbPtr, ureg: UnalignRegForStore, stride: Any
     """Flush the bytes pending in ``ureg`` to UB; ``dst += stride`` elements."""
     ctx = current()
     rec = ctx.vf or current_recorder()
-    if ureg.pending_addr is not None and ureg.pending.size:
+    flushed = (ureg.pending_addr, ureg.pending.size) if ureg.pending_addr is not None else (-1, 0)
+    if flushed[1]:
         ctx.ub.check(ureg.pending_addr, ureg.pending.size, "StoreUnAlignPost")
         ctx.ub.write(ureg.pending_addr, ureg.pending, ureg.pending_def)
     ureg.pending_addr, ureg.pending, ureg.pending_def = None, np.zeros(0, np.uint8), np.zeros(0, bool)
-    rec.emit("RV_VSTAS", -1, (ureg.id,), None)
+    rec.emit("RV_VSTAS", -1, (ureg.id,), ub_addr=flushed[0], ub_bytes=flushed[1])
     dst.addr += int(stride) * dst.dtype.itemsize
 
 

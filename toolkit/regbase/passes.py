@@ -18,8 +18,8 @@ _NEVER_DEAD = {"RV_VST", "RV_VSSTB", "RV_VSTUI", "RV_VSTAS", "RV_VLOOP", "ITER",
 
 def compile_passes(instrs: list) -> list:
     reads: dict[int, int] = {}
-    for _, _, srcs, _ in instrs:
-        for s in srcs:
+    for ins in instrs:
+        for s in ins[2]:
             reads[s] = reads.get(s, 0) + 1
     alive = [True] * len(instrs)
     changed = True
@@ -28,7 +28,7 @@ def compile_passes(instrs: list) -> list:
         for k in range(len(instrs) - 1, -1, -1):
             if not alive[k]:
                 continue
-            op, dst, srcs, _ = instrs[k]
+            op, dst, srcs = instrs[k][:3]
             if dst >= 0 and op not in _NEVER_DEAD and reads.get(dst, 0) == 0:
                 alive[k] = False
                 changed = True

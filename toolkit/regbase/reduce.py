@@ -54,7 +54,7 @@ def _reduce(t: TArgs, kind: ReduceType, dst: RegTensor, src: RegTensor, mask: Ma
     srcs = (src.id, mask.id)          # read before dst (possibly src itself) gets its new value id
     dst.acc_lanes = None
     dst.set(out, lane_def, rec, out_dt.itemsize)
-    rec.emit(_OPCODE[kind], dst.id, srcs, None)
+    rec.emit(_OPCODE[kind], dst.id, srcs, None, mask=mask.id)
 
 
 @template

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..diagnostics import kernel_caller, kernel_frame
 from ..dtypes import CScalar
-from ..events import ITER, VLOOP as VLOOP_OP, VfCall
+from ..events import ITER, VLOOP as VLOOP_OP, Instr, VfCall
 from ..runtime import current
 from ..tensor import ScalarRead, ScalarReadInt, UbPtr
 from .passes import compile_passes
@@ -47,8 +47,10 @@ class VfRecorder:
         self.next_id += 1
         return self.next_id
 
-    def emit(self, opcode: str, dst: int = -1, srcs: tuple = (), aux: Any = None) -> None:
-        self.instrs.append((opcode, dst, srcs, aux))
+    def emit(self, opcode: str, dst: int = -1, srcs: tuple = (), aux: Any = None, *, mask: int = -1,
+             dist: str | None = None, ub_addr: int = -1, ub_bytes: int = 0) -> None:
+        """Append one :class:`~toolkit.events.Instr` (its loop context is the current nesting depth)."""
+        self.instrs.append(Instr(opcode, dst, srcs, aux, mask, dist, ub_addr, ub_bytes, len(self.loops)))
 
     def declare(self, kind: str, obj: Any = None) -> None:
         self.declared[kind] += 1
@@ -135,7 +137,7 @@ def _loop_iter(rec: VfRecorder, start: int, trips: int, unroll):
     try:
         for i in range(trips):
             loop.iteration = i
-            instrs.append((ITER, -1, (), len(rec.loops)))
+            instrs.append(Instr(ITER, -1, (), len(rec.loops), loop=len(rec.loops)))
             yield start + i
     finally:
         rec.loop_exit()

@@ -1,38 +1,50 @@
 """VF scheduler: cycles of one VF instance from its instruction stream alone (cycle-stepped).
 
-Model (all numbers from the machine file):
+Model (every number from the machine file, ``[timing]`` and the per-opcode entries):
+* Start and drain: an isolated VF dispatches its first instruction ``vf_start_cycles`` after it
+  starts and ends ``vf_drain_cycles`` after its last instruction completes (``vf_time``); in the
+  PUSHQ slices of VFs launched back to back the start overlaps the previous VF (``cycles``).
 * Front end: instructions dispatch in program order, ``dispatch_width`` per cycle, into an issue
-  queue of ``window`` entries (the shadow queue: an entry is freed when its instruction issues); a
-  hardware-loop entry (RV_VLOOP) ends the dispatch group and stalls dispatch for ``loop_entry_cycles``.
+  queue of ``window`` entries (an entry is freed when its instruction issues). A hardware-loop entry
+  (RV_VLOOP) ends the dispatch group and stalls dispatch for ``loop_entry_cycles``; every loop
+  iteration starts a new dispatch group at least ``iteration_cycles`` after the previous one (the
+  per-iteration cost of a hardware loop). Every vector value needs a physical register from
+  dispatch until its last reader issued + ``reg_release`` (renaming: unrolled copies and
+  long-lived values hold more of the ``phys_vregs``); dispatch stalls when none is free.
 * Issue: out of order, at the earliest ``dispatch_to_issue`` cycles after dispatch, once every source
-  register is ready (producer issue + its forwarding latency, + ``store_extra_latency`` into a store)
-  and a unit is free: execute ops on EXU0/EXU1 (single-issue opcodes on EXU0 only), each occupying its
-  unit for the opcode's ``ii``; mask ops on the predicate unit; loads/stores on the UB ports
-  (``ub_slots`` accesses per cycle, at most ``ub_write_slots`` writes; with ``bank_conflicts`` "rw" a
-  store may not share a bank with another access of its cycle, "all" also serialises same-bank reads).
-  Arbitration is oldest first,
-  except on the UB ports where ready loads go before stores. RV_MEMBAR holds later memory ops until
-  every earlier store has completed + ``membar_release``.
+  is ready (producer issue + its forwarding latency, + ``store_extra_latency`` into a store) and its
+  unit is free. Units (the opcode's ``unit``): "alu" either execute unit EXU0/EXU1, "alu0" EXU0 only
+  (single-issue class), each occupied for the opcode's ``ii``; "sfu" (VDIV, VEXP, ...) takes an
+  execute unit for one issue cycle and one of ``sfu_units`` special-function pipes for its ``ii``
+  (+ ``sfu_switch_cycles`` when the pipe changes opcode), so simple ops keep dual-issuing beside a
+  long op; "pred" the mask unit; "load"/"store" the UB ports (``ub_slots`` accesses per cycle, at
+  most ``ub_write_slots`` writes; banks from the recorded UB address: with ``bank_conflicts`` "rw"
+  a store may not share a bank with another access of its cycle, "all" also serialises same-bank
+  reads); a store also holds one of ``store_queue`` entries until it completes. Arbitration is oldest
+  first, except on the UB ports where ready loads go before stores. RV_MEMBAR holds later memory ops
+  until every earlier store has completed + ``membar_release``.
 * Trace: an execute op's event lasts its ``duration`` from issue; a load/store event starts when its
-  operands are ready and ends ``duration`` after it actually issued (queueing for a UB port shows as
-  a longer event, as in the vendor trace).
-* VF cycles (PUSHQ slice) = last completion + ``vf_fixed_cycles``; steady cycles = last completion.
+  operands are ready and ends ``duration`` after it actually issued (queueing shows as a longer event).
 """
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from ..events import ALIAS, PSEUDO_OPS
+from ..events import ALIAS, BLOCK_STRIDED, ITER, PSEUDO_OPS, Instr
 from ..machine import Machine
 
-MASK_OPS = frozenset({"RV_PLT", "RV_PSET", "RV_PMOV"})
-EX, EX0, MASK, LD, ST, LOOP, BAR = range(7)
+ALU, ALU0, SFU, PRED, LD, ST, LOOP, BAR = range(8)
+_UNIT_CLASS = {"alu": ALU, "alu0": ALU0, "sfu": SFU, "pred": PRED, "load": LD, "store": ST, "loop": LOOP,
+               "membar": BAR}
+_VALUE_CLASSES = (ALU, ALU0, SFU, LD)       # classes whose result occupies a physical vector register
 
 
 @dataclass
 class VfTiming:
-    cycles: int                       #: PUSHQ slice of the VF
-    steady: int                       #: instruction schedule span
+    cycles: int                       #: PUSHQ slice of the VF (back to back): schedule + drain
+    steady: int                       #: instruction schedule span (first dispatch to last completion)
     n_ex: int                         #: RVECEX instructions (IPC numerator)
     lane_events: dict[str, int]
     lane_sum_cycles: dict[str, int]
@@ -41,6 +53,7 @@ class VfTiming:
     loop_entries: int
     bounds: dict[str, float]
     slices: list | None = field(default=None, repr=False)   # (lane, opcode, start, end) when detailed
+    vf_time: int = 0                  #: one isolated VF from start to end: start + schedule + drain
 
     @property
     def ipc(self) -> float:
@@ -52,100 +65,174 @@ class VfTiming:
         return best[0] if self.steady and best[1] >= (1 - tol) * self.steady else "mixed"
 
 
-def _decode(instrs: list, machine: Machine, store_extra: int):
-    """Real instructions with class, costs and dependencies on producer indices."""
+class Row(NamedTuple):
+    """A decoded instruction: costs from the machine file, dependencies as producer row indices."""
+
+    op: str
+    cls: int
+    lat: int
+    dur: int
+    span: int                 #: cycles its unit stays busy (ii)
+    deps: tuple               #: ((producer row, extra latency), ...)
+    lane: str
+    bank: int                 #: UB bank bit mask of a load/store (0: none recorded or banks off)
+    iter_start: bool          #: first instruction of a hardware-loop iteration
+    value: bool               #: writes a vector register (needs a physical register)
+
+
+def ub_banks(machine: Machine, addr: int, nbytes: int, blocks: int = 0, stride: int = 1) -> int:
+    """Bit mask of the (bank group, bank) pairs touched by the 32 B blocks of [addr, addr + nbytes), or
+    by ``blocks`` blocks ``stride`` blocks apart from ``addr``: bit ``bank * groups + group``
+    (ascend950-facts 1.2: address bits [7:5] pick the group, bit [8] the bank)."""
+    core = machine.params["core"]
+    block, groups, banks = core["block_bytes"], core["ub_bank_groups"], core["ub_banks_per_group"]
+    first = addr // block
+    idx = (range(first, first + blocks * stride, stride) if blocks
+           else range(first, (addr + max(nbytes, 1) - 1) // block + 1))
+    mask, full = 0, (1 << groups * banks) - 1
+    for blk in idx:
+        mask |= 1 << ((blk // groups) % banks * groups + blk % groups)
+        if mask == full:
+            break
+    return mask
+
+
+def _bank(ins: Instr, machine: Machine) -> int:
+    """Banks of a load/store from its recorded UB address (0: no address recorded)."""
+    if ins.ub_addr < 0 or not ins.ub_bytes:
+        return 0
+    if ins.dist == BLOCK_STRIDED:
+        return ub_banks(machine, ins.ub_addr, 0, machine.params["core"]["blocks_per_repeat"], max(int(ins.aux), 1))
+    return ub_banks(machine, ins.ub_addr, ins.ub_bytes)
+
+
+def decode(instrs: list, machine: Machine) -> tuple[list[Row], list[int]]:
+    """Real instructions as rows, and per row the row index of the last reader of its value (-1: none)."""
+    store_extra = machine.params["timing"]["store_extra_latency"]
+    banks_on = machine.params["timing"]["bank_conflicts"] != "none"
     producer: dict[int, int] = {}
-    rows = []
-    banks = machine.params["timing"]["bank_conflicts"] != "none"
-    for op, dst, srcs, aux in instrs:
-        if op in PSEUDO_OPS:
-            if op == ALIAS and srcs and srcs[0] in producer:
-                producer[dst] = producer[srcs[0]]
+    rows: list[Row] = []
+    last_reader: list[int] = []
+    iter_start = False
+    for raw in instrs:
+        ins = raw if isinstance(raw, Instr) else Instr(*raw)
+        if ins.opcode in PSEUDO_OPS:
+            if ins.opcode == ALIAS and ins.srcs and ins.srcs[0] in producer:
+                producer[ins.dst] = producer[ins.srcs[0]]
+            iter_start = iter_start or ins.opcode == ITER
             continue
-        info = machine.instr(op)
-        lane = info.lane
-        if lane == "RVECLP":
-            cls = LOOP
-        elif lane == "MEMBAR":
-            cls = BAR
-        elif lane == "RVECLD":
-            cls = LD
-        elif lane == "RVECST":
-            cls = ST
-        elif op in MASK_OPS:
-            cls = MASK
-        else:
-            cls = EX0 if info.issue == "single" else EX
+        info = machine.instr(ins.opcode)
+        cls = _UNIT_CLASS[info.unit]
+        idx = len(rows)
         deps = []
-        for s in srcs:
+        for s in ins.srcs:
             p = producer.get(s)
             if p is not None:
-                extra = store_extra if cls == ST and rows[p][2] > 1 else 0
-                deps.append((p, extra))
-        idx = len(rows)
-        if dst >= 0:
-            producer[dst] = idx
-        bank = aux[1] if banks and cls in (LD, ST) and isinstance(aux, tuple) else 0
-        rows.append((op, cls, info.latency, info.duration, max(info.ii, 1), tuple(deps), lane, bank))
-    return rows
+                deps.append((p, store_extra if cls == ST and rows[p].lat > 1 else 0))
+                last_reader[p] = idx
+        if ins.dst >= 0:
+            producer[ins.dst] = idx
+        bank = _bank(ins, machine) if banks_on and cls in (LD, ST) else 0
+        rows.append(Row(ins.opcode, cls, info.latency, info.duration, max(info.ii, 1), tuple(deps), info.lane,
+                        bank, iter_start, ins.dst >= 0 and cls in _VALUE_CLASSES))
+        last_reader.append(-1)
+        iter_start = False
+    return rows, last_reader
 
 
 class _VectorCore:
-    """Mutable state of one schedule: unit and UB-port reservations, the issue queue, membars."""
+    """Mutable state of one schedule: unit, UB-port and register reservations, the issue queue."""
 
-    def __init__(self, rows: list, p) -> None:
+    def __init__(self, rows: list[Row], last_reader: list[int], p) -> None:
         self.rows = rows
         self.d2i, self.membar_rel = p["dispatch_to_issue"], p["membar_release"]
         self.ub_slots, self.ub_wslots = p["ub_slots"], p["ub_write_slots"]
         self.same_bank_reads_conflict = p["bank_conflicts"] == "all"
+        self.sfu_switch, self.store_queue = p["sfu_switch_cycles"], p["store_queue"]
+        self.reg_release = p["reg_release"]
         n = len(rows)
         self.disp = [0] * n
         self.issue = [-1] * n
+        self.rdy = [-1] * n                                 # ready cycle once every producer has issued
         self.exu_busy = [0] * p["ex_units"]
+        self.sfu_busy = [0] * p["sfu_units"]
+        self.sfu_last: list[str | None] = [None] * p["sfu_units"]
         self.pred_busy = [0] * p["pred_units"]
         self.ub_used: dict[int, int] = {}
         self.ubw_used: dict[int, int] = {}
         self.banks: dict[int, tuple[int, int]] = {}       # cycle -> (read bank mask, write bank mask)
+        self.stores_inflight: list[int] = []                # completion times of issued stores (heap)
         self.stores_pending: list[int] = []                 # completion times of stores issued since a membar
         self.open_bars: list[int] = []                      # dispatched, unissued membars (program order)
+        self.free_regs = p["phys_vregs"]
+        self.reg_frees: list[int] = []                      # cycles at which a physical register frees (heap)
+        self.releases_by = [[] for _ in range(n)]           # row -> producers whose last reader it is
+        for prod, reader in enumerate(last_reader):
+            if reader >= 0 and rows[prod].value:
+                self.releases_by[reader].append(prod)
 
+    # ---- front end ----------------------------------------------------------------------------
+    def reg_available(self, t: int) -> bool:
+        frees = self.reg_frees
+        while frees and frees[0] <= t:
+            heapq.heappop(frees)
+            self.free_regs += 1
+        return self.free_regs > 0
+
+    def allocate(self, i: int, last_reader: int) -> None:
+        self.free_regs -= 1
+        if last_reader < 0:                                 # never read: free when it completes
+            self.releases_by[i].append(i)
+
+    # ---- issue --------------------------------------------------------------------------------
     def ready_at(self, i: int) -> int:
-        """Earliest issue cycle of instruction i (-1 while a producer has not issued)."""
+        """Earliest issue cycle of row i (-1 while a producer has not issued)."""
+        r = self.rdy[i]
+        if r >= 0:
+            return r
         rows, issue = self.rows, self.issue
         r = self.disp[i] + self.d2i
-        for prod, extra in rows[i][5]:
+        for prod, extra in rows[i].deps:
             ip = issue[prod]
             if ip < 0:
                 return -1
-            v = ip + rows[prod][2] + extra
+            v = ip + rows[prod].lat + extra
             if v > r:
                 r = v
+        self.rdy[i] = r
         return r
 
     def try_issue(self, i: int, t: int) -> bool:
         r = self.ready_at(i)
         if r < 0 or r > t:
             return False
-        cls, span = self.rows[i][1], self.rows[i][4]
-        if cls in (LD, ST):
-            if not self._ub_ports(i, cls, span, t):
+        row = self.rows[i]
+        cls, span = row.cls, row.span
+        if cls == LD or cls == ST:
+            if not self._ub_ports(i, row, t):
                 return False
-        elif cls == EX or cls == EX0:
+        elif cls == ALU or cls == ALU0:
             # single-issue ops fit EXU0 only; dual ops try the other units first so that EXU0 stays
             # available to the single-issue class (what a dynamic scheduler achieves)
-            units = (0,) if cls == EX0 else range(len(self.exu_busy) - 1, -1, -1)
+            units = (0,) if cls == ALU0 else range(len(self.exu_busy) - 1, -1, -1)
             if not self._take(self.exu_busy, units, t, span):
                 return False
-        elif cls == MASK:
+        elif cls == SFU:
+            if not self._sfu(row, t):
+                return False
+        elif cls == PRED:
             if not self._take(self.pred_busy, range(len(self.pred_busy)), t, span):
                 return False
         elif cls == BAR:
-            if (any(self.issue[j] < 0 for j in range(i) if self.rows[j][1] == ST)
+            if (any(self.issue[j] < 0 for j in range(i) if self.rows[j].cls == ST)
                     or any(s + self.membar_rel > t for s in self.stores_pending)):
                 return False
             self.open_bars.remove(i)
             self.stores_pending.clear()
         self.issue[i] = t
+        for prod in self.releases_by[i]:
+            done = t + row.dur if prod == i else t + self.reg_release
+            heapq.heappush(self.reg_frees, done)
         return True
 
     @staticmethod
@@ -156,12 +243,32 @@ class _VectorCore:
                 return True
         return False
 
-    def _ub_ports(self, i: int, cls: int, span: int, t: int) -> bool:
-        """Reserve UB port slots (and banks) for a load/store issuing at t, if free."""
+    def _sfu(self, row: Row, t: int) -> bool:
+        """A long op: one issue cycle on an execute unit, its ``ii`` on a special-function pipe."""
+        exu = next((u for u in range(len(self.exu_busy) - 1, -1, -1) if self.exu_busy[u] <= t), None)
+        if exu is None:
+            return False
+        for k, busy in enumerate(self.sfu_busy):
+            last = self.sfu_last[k]
+            if busy + (self.sfu_switch if last is not None and last != row.op else 0) <= t:
+                self.exu_busy[exu] = t + 1
+                self.sfu_busy[k] = t + row.span
+                self.sfu_last[k] = row.op
+                return True
+        return False
+
+    def _ub_ports(self, i: int, row: Row, t: int) -> bool:
+        """Reserve UB port slots, banks and a store-queue entry for a load/store issuing at t, if free."""
         if self.open_bars and self.open_bars[0] < i:
             return False
-        bank = self.rows[i][7]
-        store = cls == ST
+        store = row.cls == ST
+        if store:
+            q = self.stores_inflight
+            while q and q[0] <= t:
+                heapq.heappop(q)
+            if len(q) >= self.store_queue:
+                return False
+        bank, span = row.bank, row.span
         for k in range(span):
             if self.ub_used.get(t + k, 0) >= self.ub_slots or (store and self.ubw_used.get(t + k, 0) >= self.ub_wslots):
                 return False
@@ -177,7 +284,8 @@ class _VectorCore:
             if store:
                 self.ubw_used[t + k] = self.ubw_used.get(t + k, 0) + 1
         if store:
-            self.stores_pending.append(t + self.rows[i][3])
+            heapq.heappush(self.stores_inflight, t + row.dur)
+            self.stores_pending.append(t + row.dur)
         return True
 
     def next_event(self, t: int, waiting: list[int], fe_block: int | None) -> int:
@@ -185,128 +293,67 @@ class _VectorCore:
         nxt = [fe_block] if fe_block is not None else []
         nxt += [r for r in map(self.ready_at, waiting) if r > t]
         nxt += [b for b in self.exu_busy if b > t] + [b for b in self.pred_busy if b > t]
+        nxt += [b + self.sfu_switch for b in self.sfu_busy if b + self.sfu_switch > t]
         nxt += [s + self.membar_rel for s in self.stores_pending]
+        nxt += self.stores_inflight[:1] + self.reg_frees[:1]
         future = [x for x in nxt if x > t]
         return min(future) if future else t + 1
 
 
 def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
     p = machine.params["timing"]
-    width, window, loop_gap = p["dispatch_width"], p["window"], p["loop_entry_cycles"]
-    rows = _decode(instrs, machine, p["store_extra_latency"])
+    rows, last_reader = decode(instrs, machine)
+    core = _VectorCore(rows, last_reader, p)
+    _run(core, rows, last_reader, p)
+    from .vf_bounds import summarise
+    return summarise(rows, core, p, detail)
+
+
+def _run(core: _VectorCore, rows: list[Row], last_reader: list[int], p) -> None:
+    """Dispatch and issue cycle by cycle until every row has issued."""
+    width, window, loop_gap, iter_gap = p["dispatch_width"], p["window"], p["loop_entry_cycles"], p["iteration_cycles"]
     n = len(rows)
-    core = _VectorCore(rows, p)
-    disp, issue = core.disp, core.issue
+    disp = core.disp
     waiting: list[int] = []
-    pc, t, fe_block = 0, 0, 0
+    pc, t, fe_block, last_iter = 0, 0, 0, -iter_gap
     while pc < n or waiting:
         progressed = False
         # ---- dispatch, in program order ----
         if t >= fe_block:
-            for _ in range(width):
+            for k in range(width):
                 if pc >= n or len(waiting) >= window:
+                    break
+                row = rows[pc]
+                if iter_gap and row.iter_start:          # an iteration starts a dispatch group
+                    if k > 0 or t < last_iter + iter_gap:
+                        fe_block = max(t + (k > 0), last_iter + iter_gap)
+                        break
+                    last_iter = t
+                if row.value and not core.reg_available(t):
                     break
                 disp[pc] = t
                 progressed = True
-                if rows[pc][1] == LOOP:             # the loop entry ends the dispatch group
-                    issue[pc] = t
+                if row.cls == LOOP:             # the loop entry ends the dispatch group
+                    core.issue[pc] = t
                     fe_block = t + loop_gap
                     pc += 1
                     break
-                if rows[pc][1] == BAR:
+                if row.value:
+                    core.allocate(pc, last_reader[pc])
+                if row.cls == BAR:
                     core.open_bars.append(pc)
                 waiting.append(pc)
                 pc += 1
         # ---- issue: loads and other ops oldest first, then stores ----
         if waiting:
-            still = [i for i in waiting if rows[i][1] != ST and not core.try_issue(i, t)]
-            stores = [i for i in waiting if rows[i][1] == ST]
+            still = [i for i in waiting if rows[i].cls != ST and not core.try_issue(i, t)]
+            stores = [i for i in waiting if rows[i].cls == ST]
             still += [i for i in stores if not core.try_issue(i, t)]
             progressed = progressed or len(still) < len(waiting)
             if stores:
                 still.sort()
             waiting = still
-        if progressed or not waiting:
+        if progressed or not waiting and pc >= n:
             t += 1
         else:
             t = core.next_event(t, waiting, fe_block if pc < n else None)
-    return _summarise(rows, disp, issue, core.ready_at, p, detail, machine)
-
-
-def _summarise(rows, disp, issue, ready_at, p, detail, machine) -> VfTiming:
-    lane_events: dict[str, int] = {}
-    lane_sum: dict[str, int] = {}
-    op_count: dict[str, int] = {}
-    op_sum: dict[str, int] = {}
-    slices = [] if detail else None
-    end = n_ex = loop_entries = 0
-    ex_ii = [0, 0]
-    n_mem = n_st = n_pred = 0
-    tail = {"ex": 10 ** 9, "mem": 10 ** 9, "st": 10 ** 9, "pred": 10 ** 9, "any": 10 ** 9}
-    for i, (op, cls, lat, dur, span, deps, lane, _bank) in enumerate(rows):
-        s = issue[i]
-        done = s + dur
-        if cls in (LD, ST):
-            start = ready_at(i)
-            n_mem += span
-            tail["mem"] = min(tail["mem"], dur)
-            if cls == ST:
-                n_st += span
-                tail["st"] = min(tail["st"], dur)
-        else:
-            start = s
-        if cls == LOOP:
-            loop_entries += 1
-        elif cls in (EX, EX0, MASK):
-            n_ex += 1
-            if cls == MASK:
-                n_pred += 1
-                tail["pred"] = min(tail["pred"], dur)
-            else:
-                ex_ii[0 if cls == EX0 else 1] += span
-                tail["ex"] = min(tail["ex"], dur)
-        tail["any"] = min(tail["any"], dur)
-        lane_events[lane] = lane_events.get(lane, 0) + 1
-        lane_sum[lane] = lane_sum.get(lane, 0) + (done - start)
-        op_count[op] = op_count.get(op, 0) + 1
-        op_sum[op] = op_sum.get(op, 0) + (done - start)
-        if slices is not None:
-            slices.append((lane, op, start, done))
-        if done > end:
-            end = done
-    # each throughput bound includes the unavoidable fill (dispatch to first issue) and drain (the
-    # shortest duration of that class after its last issue), so a stream limited by one resource
-    # meets its bound exactly
-    d2i = p["dispatch_to_issue"]
-    edge = {k: (d2i + v - 1 if v < 10 ** 9 else 0) for k, v in tail.items()}
-    units = max(p["ex_units"], 1)
-    occ = {
-        "execute units": (max(float(ex_ii[0]), (ex_ii[0] + ex_ii[1]) / units), "ex"),
-        "UB ports": (max(n_mem / p["ub_slots"], n_st / p["ub_write_slots"]), "mem"),
-        "dispatch": (len(rows) / p["dispatch_width"], "any"),
-        "mask unit": (n_pred / p["pred_units"], "pred"),
-    }
-    bounds = {name: (v + edge[k] if v else 0.0) for name, (v, k) in occ.items()}
-    bounds["dependency chain"] = float(_critical_path(rows, p["membar_release"]) + d2i)
-    bounds["loop entries"] = float(loop_entries * p["loop_entry_cycles"])
-    return VfTiming(end + p["vf_fixed_cycles"], end, n_ex, lane_events, lane_sum, op_count, op_sum,
-                    loop_entries, bounds, slices)
-
-
-def _critical_path(rows, membar_release: int = 1) -> int:
-    """Longest dependency chain: register dependencies (issue-to-ready latencies) and the memory order a
-    MEMBAR imposes (later loads/stores after every earlier store completed), plus the last duration."""
-    ready = [0] * len(rows)
-    longest = stores_done = gate = 0
-    for i, (op, cls, lat, dur, span, deps, lane, _bank) in enumerate(rows):
-        start = max((ready[pi] + extra for pi, extra in deps), default=0)
-        if cls == BAR:
-            gate = max(start, stores_done + membar_release)
-            start = gate
-        elif cls in (LD, ST):
-            start = max(start, gate)
-            if cls == ST:
-                stores_done = max(stores_done, start + dur)
-        ready[i] = start + lat
-        longest = max(longest, start + dur)
-    return longest
