@@ -277,8 +277,33 @@ def test_outputs_written_whole_and_only_on_a_real_run(tmp_path):
     assert report.read_text() == "old" and not trace.exists()
     code, out, err = invoke(*SMALL, "--json", str(report), "--trace", str(trace))
     assert code == 0 and json.loads(report.read_text())["passed"] is True
-    assert isinstance(json.loads(trace.read_text()), (dict, list))
+    check_kv_trace(json.loads(trace.read_text()), json.loads(report.read_text()))
     assert sorted(os.listdir(tmp_path)) == ["r.json", "t.json"]           # no temp files left
+
+
+def check_kv_trace(trace: dict, report: dict) -> None:
+    """The trace shows every core of both runs, its pipes and VFs, and agrees with the JSON cycles."""
+    events = trace["traceEvents"]
+    procs = {e["pid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
+    lanes = {(e["pid"], e["tid"]): e["args"]["name"].split(" #")[0]
+             for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    slices = [e for e in events if e["ph"] == "X"]
+    cores = report["tiling"]["block_num"]
+    for b in ("membase", "regbase"):
+        assert sorted(n for n in procs.values() if n.startswith(b)) == sorted(
+            f"{b}/full_load core {c}" for c in range(cores))
+        mine = [e for e in slices if procs[e["pid"]].startswith(b)]
+        assert all(e["ts"] >= 0 and e["dur"] >= 1 for e in mine)
+        cyc = report["backends"][b]["cycles"]
+        assert max(e["ts"] + e["dur"] for e in mine) == cyc["kernel_cycles"]
+        vector = [e for e in mine if lanes[e["pid"], e["tid"]] == "PUSHQ/VECTOR"]
+        assert len(vector) == cyc["vf_count"]                              # one slice per VF launch
+        slowest = f"{b}/full_load core {cyc['slowest_core']}"
+        for lane, pipe in (("PUSHQ/VECTOR", "VECTOR"), ("SCALAR", "SCALAR")):
+            busy = sum(e["dur"] for e in mine if procs[e["pid"]] == slowest and lanes[e["pid"], e["tid"]] == lane)
+            assert busy == cyc["pipes"][pipe], (b, lane)
+        vf_lanes = {procs[e["pid"]] for e in mine if lanes[e["pid"], e["tid"]] in ("RVECLD", "RVECEX", "RVECST")}
+        assert vf_lanes == {f"{b}/full_load core 0"}                       # instruction lanes: first core only
 
 
 @pytest.mark.parametrize("json_arg,trace_arg,needle", [

@@ -76,6 +76,11 @@ def test_loop_entries(cal, entries):
 
 
 def test_report_comparisons_agree():
-    for group, variant in {(r.kernel, r.variant) for r in EXACT + RVECEX}:
+    kernels = sorted({(r.kernel, r.variant) for r in EXACT + RVECEX})
+    assert len(kernels) >= 12                      # every kernel with an exact or RVECEX row (12 have vf_count)
+    for group, variant in kernels:
         k = kernel_json(group, variant)
+        compared = {c["metric"] for c in k["calibration"]}
+        rows = {r.metric for r in EXACT + RVECEX if (r.kernel, r.variant) == (group, variant)}
+        assert rows <= compared, (group, variant, rows - compared)     # each of its rows was compared
         assert k["calibration_ok"], [c for c in k["calibration"] if not c["ok"]]

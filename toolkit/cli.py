@@ -85,6 +85,8 @@ def guarded(prog: str, body: Callable[[], int | None]) -> int:
     try:
         with _exit_signals():
             code = body()
+            with contextlib.suppress(AttributeError, ValueError):
+                sys.stdout.flush()                   # an EPIPE still buffered surfaces here
     except BadUsage as err:
         _say(prog, f"error: {err}")
         return EXIT_BAD_INPUT

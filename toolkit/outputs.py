@@ -384,13 +384,7 @@ class OutputPlan:
     @staticmethod
     def _write_through(t: _Target, payload: str | bytes) -> None:
         if t.kind == STDOUT:
-            out = sys.stdout
-            if isinstance(payload, bytes) and hasattr(out, "buffer"):
-                out.flush()
-                out.buffer.write(payload)
-            else:
-                out.write(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
-            out.flush()
+            _to_stdout(payload)
             return
         flags = os.O_WRONLY | os.O_NOCTTY | (os.O_APPEND if stat.S_ISREG(t.st.st_mode) else 0)
         fd = os.open(t.path, flags)
@@ -398,3 +392,17 @@ class OutputPlan:
             _write_all(fd, _as_bytes(payload))
         finally:
             os.close(fd)
+
+
+def _to_stdout(payload: str | bytes) -> None:
+    """Write to this process's stdout: through its file descriptor when it has one (a short write
+    on a pipe is finished, or fails with EPIPE, instead of being lost in Python's buffer)."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):      # replaced by an in-memory stream
+        out.write(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+        out.flush()
+        return
+    out.flush()
+    _write_all(fd, _as_bytes(payload))
