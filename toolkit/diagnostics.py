@@ -6,6 +6,7 @@ address/size and the rule broken. Fatal ones (the hardware would abort) also rai
 """
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
 from dataclasses import asdict, dataclass, field
@@ -37,11 +38,20 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "BAD_PARAMETER": (ERROR, True, "API parameter outside its documented range"),
     "DATACOPY_TRUNCATED": (WARNING, False, "DataCopy moves whole 32 B blocks: a count whose bytes are not a multiple of 32 loses its tail (use DataCopyPad)"),
     "MASK_ZERO": (WARNING, False, "a level-0 call with an empty mask is not guaranteed to be a no-op on Ascend 950"),
+    "VF_RULE": (ERROR, True, "RegBase registers and APIs live inside __simd_vf__ functions; a VF may call only __simd_callee__ functions"),
+    "VF_SOFTWARE_LOOP": (WARNING, False, "a VF loop with while/do, continue, break, return, goto, switch, a data-dependent if or ?: cannot be a hardware loop: the compiler emits scalar branches per iteration (slow)"),
+    "UNSUPPORTED_API": (ERROR, True, "the emulator implements the Ascend C surface listed in the README; other names or forms are refused"),
 }
 
 _PKG_DIRS = (os.path.dirname(os.path.abspath(__file__)) + os.sep,)
 #: kernel locations are printed relative to the project (the directory holding ``toolkit/``)
 _PROJECT = os.path.dirname(_PKG_DIRS[0].rstrip(os.sep))
+
+
+#: Source location of the API call in progress when the caller is not Python (the .asc route sets it
+#: for every call it bridges); ``None`` for Python kernels, whose location comes from the call stack.
+SOURCE_LOCATION: contextvars.ContextVar[tuple[str, int] | None] = contextvars.ContextVar("asc_location",
+                                                                                      default=None)
 
 
 def kernel_caller():
@@ -54,6 +64,9 @@ def kernel_caller():
 
 def kernel_frame() -> tuple[str, int]:
     """(file, line) of the kernel source line that called the API."""
+    loc = SOURCE_LOCATION.get()
+    if loc is not None:
+        return loc
     f = kernel_caller()
     return (f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0)
 

@@ -20,16 +20,24 @@ if TYPE_CHECKING:
 class UbMemory:
     """One core's Unified Buffer: ``size`` bytes of data plus a definedness shadow."""
 
-    def __init__(self, size: int, diagnostics: "Diagnostics", core: int | None = None, allocate: bool = True):
+    def __init__(self, size: int, diagnostics: "Diagnostics", core: int | None = None, allocate: bool = True,
+                 buffer: np.ndarray | None = None):
         self.size = size                                   # bounds are checked against it even unallocated
         n = size if allocate else 0                        # a plan-only (dry) run needs no bytes
-        self.data = np.zeros(n, dtype=np.uint8)
+        if buffer is not None:                             # bytes shared with a native program (.asc route)
+            buffer[:] = 0
+            self.data = buffer
+        else:
+            self.data = np.zeros(n, dtype=np.uint8)
         self.defined = np.zeros(n, dtype=bool)
+        self.high = 0                                      # one past the highest UB byte any access checked
         self.diag = diagnostics
         self.core = core
 
     # -- checks -------------------------------------------------------------------------------
     def check(self, addr: int, nbytes: int, what: str, align: int = 1) -> None:
+        if addr + nbytes > self.high:
+            self.high = min(addr + nbytes, self.size)
         if addr < 0 or addr + nbytes > self.size:
             self.diag.report("UB_OUT_OF_BOUNDS",
                              f"{what} touches UB [{addr}, {addr + nbytes}) outside [0, {self.size})",

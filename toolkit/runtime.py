@@ -24,13 +24,13 @@ class CoreContext:
     """State of one emulated AIV core during a kernel run: UB, event log, diagnostics, active VF."""
 
     def __init__(self, machine: Machine | None = None, core_id: int = 0, block_num: int = 1,
-                 diagnostics: Diagnostics | None = None, dry_run: bool = False):
+                 diagnostics: Diagnostics | None = None, dry_run: bool = False, ub_buffer=None):
         self.machine = machine or load_machine()
         self.core_id = core_id
         self.block_num = block_num
         self.diag = diagnostics if diagnostics is not None else Diagnostics()
         self.dry_run = dry_run
-        self.ub = UbMemory(self.machine.ub_bytes, self.diag, core_id, allocate=not dry_run)
+        self.ub = UbMemory(self.machine.ub_bytes, self.diag, core_id, allocate=not dry_run, buffer=ub_buffer)
         self.events: list[Any] = []
         self.vf = None            # the active VF recorder (toolkit.regbase.vf.VfRecorder) or None
         self.pipes: list["TPipe"] = []
@@ -61,6 +61,20 @@ def running(ctx: CoreContext) -> Iterator[CoreContext]:
         yield ctx
     finally:
         _CURRENT.reset(token)
+
+
+def enter(ctx: CoreContext) -> contextvars.Token:
+    """Make ``ctx`` the current core until :func:`leave` (for callers that cannot use ``running``:
+    the .asc route opens and closes a core from two separate native calls)."""
+    return _CURRENT.set(ctx)
+
+
+def leave(token: contextvars.Token) -> None:
+    _CURRENT.reset(token)
+
+
+def current_or_none() -> CoreContext | None:
+    return _CURRENT.get()
 
 
 def GetBlockIdx() -> int:

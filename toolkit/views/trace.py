@@ -87,6 +87,24 @@ def kv_trace(runs: dict, timings: dict, model: TimingModel) -> dict:
     return tb.to_json()
 
 
+def launch_trace(label: str, kt, model: TimingModel, pid_base: int = 0) -> dict:
+    """Trace of one launch (any route): a process per core, VF lanes for core 0."""
+    m = model.machine
+    tb = TraceBuilder(m.clock_mhz, f"{m.name} v{m.version}")
+    for core in kt.cores:
+        add_core(tb, pid_base + core.core, f"{label} core {core.core}", core, model, vf_lanes=core.core == 0)
+    return tb.to_json()
+
+
+def merge_traces(traces: list[dict]) -> dict:
+    """One trace of several (their processes are already numbered apart)."""
+    if not traces:
+        return {"traceEvents": [], "displayTimeUnit": "ns"}
+    out = dict(traces[0])
+    out["traceEvents"] = [e for t in traces for e in t["traceEvents"]]
+    return out
+
+
 def story_trace(report) -> dict:
     model = report.timing_model
     m = model.machine

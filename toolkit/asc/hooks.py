@@ -1,0 +1,243 @@
+"""Runtime hooks the C++ side calls through the bridge (``rt.*``, ``SYS.*``, ``PIPE.*``): object lifetimes,
+VF instances and loops, kernel launches and cores, device memory (the ACL runtime), platform figures.
+Every API semantic is delegated to the same toolkit functions the Python kernels use.
+"""
+from __future__ import annotations
+
+import ctypes
+import linecache
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import runtime
+from ..pipe import TBuf, TPipe, TPosition, TQue
+from ..regbase import types as rt
+from ..regbase.vf import vf_begin, vf_end
+from ..runtime import current, current_or_none
+from . import bridge
+from .memmap import host_bytes
+from .program import LaunchState
+
+ACL_SUCCESS, ACL_ERROR_INVALID_PARAM = 0, 100000
+H2H, H2D, D2H, D2D, DEFAULT = range(5)
+
+
+def _prog():
+    return bridge.PROGRAM
+
+
+def _s(string_id: int) -> str:
+    return bridge.PROGRAM.strings[string_id]
+
+
+# -- objects ---------------------------------------------------------------------------------------
+_REG_KINDS = {"RegTensor": "reg", "MaskReg": "mask", "UnalignRegForLoad": "unalign_load",
+              "UnalignRegForStore": "unalign_store"}
+
+
+def new(kind_id: int, a: int, b: int) -> int:
+    kind = _s(kind_id)
+    if kind == "TPipe":
+        obj: Any = TPipe()
+    elif kind == "TQue":
+        obj = TQue(TPosition(bridge.POSITIONS[a]), b)
+    elif kind == "TBuf":
+        obj = TBuf(TPosition(bridge.POSITIONS[a]))
+    elif kind == "RegTensor":
+        obj = rt.RegTensor(bridge.DTYPES[a])
+    elif kind == "MaskReg":
+        obj = rt.MaskReg()
+    elif kind == "UnalignRegForLoad":
+        obj = rt.UnalignRegForLoad()
+    elif kind == "UnalignRegForStore":
+        obj = rt.UnalignRegForStore()
+    else:
+        raise KeyError(f"unknown object kind {kind}")
+    return _prog().new_handle(obj)
+
+
+def free(handle: int) -> None:
+    obj = _prog().drop(handle)
+    kind = _REG_KINDS.get(type(obj).__name__)
+    ctx = current_or_none()
+    if kind is not None and ctx is not None and ctx.vf is not None:
+        ctx.vf.undeclare(kind)
+
+
+def copy(handle: int) -> int:
+    return _prog().new_handle(bridge.copy_object(_prog().objects[handle]))
+
+
+# -- VF instances and loops -------------------------------------------------------------------------
+@dataclass
+class _Vf:
+    rec: Any
+    launch: str
+    nparams: int
+    where: tuple
+    meta: dict = field(default_factory=dict)
+
+
+def vf_call_site(file_id: int, line: int, nargs: int) -> None:
+    _prog().vf_call_site = ((_s(file_id), line), nargs)
+
+
+def vf_begin_hook(name_id: int, nparams: int, no_fusion: int, file_id: int, line: int) -> int:
+    prog = _prog()
+    ctx = current()
+    site, prog.vf_call_site = prog.vf_call_site, None
+    launch, where = ("asc_vf_call", site[0]) if site else ("direct", (_s(file_id), line))
+    rec = vf_begin(ctx, _s(name_id))
+    return prog.new_handle(_Vf(rec, launch, nparams, where, {"no_fusion": True} if no_fusion else {}))
+
+
+def vf_end_hook(handle: int, unwinding: int) -> None:
+    st = _prog().drop(handle)
+    ctx = current_or_none()
+    if st is None or ctx is None or ctx.vf is not st.rec:
+        return
+    if unwinding:
+        ctx.vf = None
+        return
+    vf_end(ctx, st.rec, st.launch, st.nparams, st.where, 0, st.meta)
+
+
+@dataclass
+class _LoopGuard:
+    rec: Any
+    hardware: bool
+    unroll: int
+    loop: Any = None
+
+
+def loop_begin(hardware: int, unroll: int, reason_id: int, file_id: int, line: int) -> int:
+    ctx = current_or_none()
+    if ctx is None or ctx.vf is None:
+        return 0
+    if not hardware:
+        ctx.report("VF_SOFTWARE_LOOP", f"loop in VF {ctx.vf.name} is a software loop: {_s(reason_id)}",
+                   where=(_s(file_id), line))
+    return _prog().new_handle(_LoopGuard(ctx.vf, bool(hardware), unroll))
+
+
+def loop_iter(handle: int) -> None:
+    g = _prog().objects[handle]
+    if not g.hardware:
+        return
+    if g.loop is None:
+        g.loop = g.rec.loop_enter(None)
+        if g.unroll:
+            g.rec.unroll_hints.append(int(g.unroll))
+    g.rec.loop_iteration(g.loop)
+
+
+def loop_end(handle: int) -> None:
+    g = _prog().drop(handle)
+    if g is not None and g.loop is not None and g.rec.loops and g.rec.loops[-1] is g.loop:
+        g.rec.loop_exit()
+
+
+# -- launches ----------------------------------------------------------------------------------------
+def launch_begin(name_id: int, file_id: int, line: int, block_dim: int) -> int:
+    prog = _prog()
+    prog.launch = LaunchState(prog, _s(name_id), (_s(file_id), line), block_dim)
+    return prog.new_handle(prog.launch)
+
+
+def launch_arg(handle: int, index: int, addr: int, dtype: int) -> None:
+    state = _prog().objects[handle]
+    found = _prog().arena.find(addr) if addr else None
+    while len(state.args) <= index:
+        state.args.append(None)
+    if found is not None:
+        state.args[index] = (found[0], found[1], bridge.DTYPES.get(dtype, bridge.DTYPES[2]))
+
+
+def core_begin(handle: int, core: int) -> tuple[int, int]:
+    return _prog().objects[handle].core_begin(core)
+
+
+def core_end(handle: int, core: int, aborted: int) -> None:
+    _prog().objects[handle].core_end(core, bool(aborted))
+
+
+def launch_end(handle: int) -> None:
+    from .record import launch_record
+    prog = _prog()
+    state = prog.drop(handle)
+    prog.launches += 1
+    prog.write(launch_record(state, prog))
+    prog.launch = None
+
+
+# -- device memory (ACL) -----------------------------------------------------------------------------
+def gm_alloc(size: int) -> int:
+    return _prog().arena.alloc(size).data.ctypes.data
+
+
+def gm_free(addr: int) -> int:
+    return ACL_SUCCESS if _prog().arena.free(addr) else ACL_ERROR_INVALID_PARAM
+
+
+def _view(addr: int, n: int, device: bool):
+    if not device:
+        return host_bytes(addr, n)
+    found = _prog().arena.find(addr)
+    if found is None or found[1] + n > found[0].size:
+        return None
+    buf, off = found
+    return buf.data[off:off + n]
+
+
+def memcpy(dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
+    if count > dest_max or kind not in (H2H, H2D, D2H, D2D, DEFAULT):
+        return ACL_ERROR_INVALID_PARAM
+    arena = _prog().arena
+    dev_dst = kind in (H2D, D2D) or (kind == DEFAULT and arena.find(dst) is not None)
+    dev_src = kind in (D2H, D2D) or (kind == DEFAULT and arena.find(src) is not None)
+    d, s = _view(dst, count, dev_dst), _view(src, count, dev_src)
+    if d is None or s is None:
+        return ACL_ERROR_INVALID_PARAM
+    if count:
+        ctypes.memmove(d.ctypes.data, s.ctypes.data, count)
+    return ACL_SUCCESS
+
+
+def memset(addr: int, max_count: int, value: int, count: int) -> int:
+    d = _view(addr, count, True)
+    if d is None or count > max_count:
+        return ACL_ERROR_INVALID_PARAM
+    d[:] = value & 0xFF
+    return ACL_SUCCESS
+
+
+def platform(what: int, arg: int = 0) -> int:
+    m = _prog().machine
+    if what == 0:
+        return m.aiv_cores
+    if what == 1:
+        return max(m.aiv_cores // 2, 1)
+    return m.ub_budget_bytes if arg == 5 else 0     # CoreMemType::UB
+
+
+# -- TPipe::InitBuffer: the buffer takes the name the source gives it ---------------------------------
+_INIT_BUFFER = re.compile(r"InitBuffer\s*\(\s*([A-Za-z_][\w.\->\[\]]*)")
+
+
+def init_buffer(pipe: TPipe, buf: Any, *rest: Any) -> bool:
+    if buf.name is None:
+        file, line = bridge.SOURCE_LOCATION.get() or ("?", 0)
+        text = "".join(linecache.getline(file, k) for k in range(line, line + 3))
+        m = _INIT_BUFFER.search(text)
+        if m:
+            buf.name = re.split(r"\.|->", m.group(1).split("[")[0])[-1].rstrip("_") or None
+    return pipe.InitBuffer(buf, *rest)
+
+
+RT = {"new": new, "free": free, "copy": copy, "vf_call_site": vf_call_site, "vf_begin": vf_begin_hook,
+      "vf_end": vf_end_hook, "loop_begin": loop_begin, "loop_iter": loop_iter, "loop_end": loop_end,
+      "launch_begin": launch_begin, "launch_arg": launch_arg, "core_begin": core_begin, "core_end": core_end, "launch_end": launch_end,
+      "gm_alloc": gm_alloc, "gm_free": gm_free, "memcpy": memcpy, "memset": memset, "platform": platform}
+SYS = {"GetBlockIdx": runtime.GetBlockIdx, "GetBlockNum": runtime.GetBlockNum}
+PIPE = {"InitBuffer": init_buffer}

@@ -1,0 +1,146 @@
+// LocalTensor / GlobalTensor: plain values on the C++ side (a UB byte address or a GM pointer, a length,
+// and for queue buffers the owning queue's handle and slot); element access goes through the emulator.
+#pragma once
+#include "asc/enums.h"
+#include "asc/types.h"
+
+namespace AscendC {
+
+template <class T>
+class LocalTensor {
+public:
+    using PrimType = T;
+    uint32_t addr_ = 0;          // UB byte address
+    uint32_t count_ = 0;         // elements
+    TPosition pos_ = TPosition::VECCALC;
+    long long que_ = 0;          // owning queue (bridge handle), 0 for TBuf/raw tensors
+    int32_t slot_ = -1;
+
+    LocalTensor() = default;
+    // LocalTensor<T>(TPosition, byteAddr, length): a tensor at a raw UB byte address (length in elements)
+    LocalTensor(TPosition pos, uint32_t byteAddr, uint32_t length)
+        : addr_((uint32_t)(byteAddr & __asc::kUbAddrMask)), count_(length), pos_(pos) {}
+
+    LocalTensor operator[](uint32_t offset) const {
+        LocalTensor t = *this;
+        t.addr_ += offset * (uint32_t)sizeof(T);
+        t.count_ = offset < count_ ? count_ - offset : 0;
+        return t;
+    }
+    template <class U>
+    LocalTensor<U> ReinterpretCast() const {
+        LocalTensor<U> t;
+        t.addr_ = addr_;
+        t.count_ = (uint32_t)((unsigned long long)count_ * sizeof(T) / sizeof(U));
+        t.pos_ = pos_;
+        t.que_ = que_;
+        t.slot_ = slot_;
+        return t;
+    }
+    __ubuf__ T* GetPhyAddr() const { return __asc::ub_ptr<T>(addr_); }
+    __ubuf__ T* GetPhyAddr(uint32_t offset) const { return __asc::ub_ptr<T>(addr_ + offset * sizeof(T)); }
+    uint32_t GetSize() const { return count_; }
+    uint32_t GetLength() const { return count_ * (uint32_t)sizeof(T); }
+    TPosition GetPosition() const { return pos_; }
+    void SetSize(uint32_t n) { count_ = n; }
+    void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
+
+    T GetValue(uint32_t index, const __asc::SL& loc = __asc::SL::current()) const;
+    void SetValue(uint32_t index, T value, const __asc::SL& loc = __asc::SL::current()) const;
+    // tensor(i) is a scalar element reference on hardware; here a read (writes go through SetValue)
+    T operator()(uint32_t index) const { return GetValue(index); }
+};
+
+template <class T>
+class GlobalTensor {
+public:
+    using PrimType = T;
+    __gm__ T* ptr_ = nullptr;
+    unsigned long long count_ = ~0ull;      // ~0: up to the end of the device allocation
+
+    void SetGlobalBuffer(__gm__ T* p, unsigned long long n = ~0ull) { ptr_ = p; count_ = n; }
+    GlobalTensor operator[](unsigned long long offset) const {
+        GlobalTensor g = *this;
+        g.ptr_ = ptr_ + offset;
+        g.count_ = count_ == ~0ull ? ~0ull : (offset < count_ ? count_ - offset : 0);
+        return g;
+    }
+    __gm__ T* GetPhyAddr() const { return ptr_; }
+    __gm__ T* GetPhyAddr(unsigned long long offset) const { return ptr_ + offset; }
+    unsigned long long GetSize() const { return count_; }
+    // direct element reference (a scalar GM access the emulator does not see; GetValue/SetValue are checked)
+    __gm__ T& operator()(unsigned long long offset) const { return ptr_[offset]; }
+
+    T GetValue(unsigned long long index, const __asc::SL& loc = __asc::SL::current()) const;
+    void SetValue(unsigned long long index, T value, const __asc::SL& loc = __asc::SL::current()) const;
+};
+
+}  // namespace AscendC
+
+namespace __asc {
+template <class T>
+inline Call& put_local(Call& c, const AscendC::LocalTensor<T>& t) {
+    return c.tag(T_LOCAL | ((i64)dtype_v<T> << 8), t.addr_).w(t.count_).w((i64)t.pos_).w(t.que_).w(t.slot_);
+}
+template <class T>
+inline Call& put_global(Call& c, const AscendC::GlobalTensor<T>& g) {
+    return c.tag(T_GLOBAL | ((i64)dtype_v<T> << 8), (i64)(uintptr_t)g.ptr_).w((i64)g.count_);
+}
+template <class T>
+inline Call& put_ubptr(Call& c, const volatile T* p) {
+    return c.tag(T_UBPTR | ((i64)dtype_v<T> << 8), ub_addr(p));
+}
+template <class T>
+inline Call& put_gmptr(Call& c, const volatile T* p) {
+    return c.tag(T_GMPTR | ((i64)dtype_v<T> << 8), (i64)(uintptr_t)p);
+}
+// A LocalTensor returned by the emulator: (addr, count, position, queue handle, slot)
+template <class T>
+inline AscendC::LocalTensor<T> take_local(const Ret& r) {
+    AscendC::LocalTensor<T> t;
+    t.addr_ = (uint32_t)r.i(0);
+    t.count_ = (uint32_t)r.i(1);
+    t.pos_ = (AscendC::TPosition)r.i(2);
+    t.que_ = r.i(3);
+    t.slot_ = (int32_t)r.i(4);
+    return t;
+}
+template <class T>
+inline T take_scalar(const Ret& r) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+        return T((float)r.f());
+    else
+        return (T)r.i();
+}
+}  // namespace __asc
+
+namespace AscendC {
+template <class T>
+T LocalTensor<T>::GetValue(uint32_t index, const __asc::SL& loc) const {
+    ASC_API("LocalTensor.GetValue");
+    __asc::Call c(__asc_fn, loc);
+    __asc::put_local(c, *this).u(index);
+    return __asc::take_scalar<T>(c.go());
+}
+template <class T>
+void LocalTensor<T>::SetValue(uint32_t index, T value, const __asc::SL& loc) const {
+    ASC_API("LocalTensor.SetValue");
+    __asc::Call c(__asc_fn, loc);
+    __asc::put_local(c, *this).u(index).num(value);
+    c.go();
+}
+template <class T>
+T GlobalTensor<T>::GetValue(unsigned long long index, const __asc::SL& loc) const {
+    ASC_API("GlobalTensor.GetValue");
+    __asc::Call c(__asc_fn, loc);
+    __asc::put_global(c, *this).u(index);
+    return __asc::take_scalar<T>(c.go());
+}
+template <class T>
+void GlobalTensor<T>::SetValue(unsigned long long index, T value, const __asc::SL& loc) const {
+    ASC_API("GlobalTensor.SetValue");
+    __asc::Call c(__asc_fn, loc);
+    __asc::put_global(c, *this).u(index).num(value);
+    c.go();
+}
+}  // namespace AscendC

@@ -1,0 +1,332 @@
+"""Source rewrite of an ``.asc`` translation unit before the C++ compiler sees it.
+
+Three edits, all on the same lines as the original text (line numbers never move; a ``#line`` directive
+at the top keeps the original file name in compiler messages, ``__FILE__`` and ``source_location``):
+
+1. ``kernel<<<blockDim, l2ctrl, stream>>>(args)`` (plain or templated kernel) becomes
+   ``::__asc::launch_kernel("kernel", __FILE__, __LINE__, [&](auto&... a) { kernel(a...); }, blockDim,
+   l2ctrl, stream)(args)``: the launcher runs the kernel once per emulated core.
+2. The body of every ``__simd_vf__`` function opens with a ``::__asc::VfScope`` (one VF instance: its
+   parameter count and whether ``__no_simd_vf_fusion__`` is given).
+3. Loops inside ``__simd_vf__`` and ``__simd_callee__`` bodies get a ``::__asc::VfLoop`` guard: a ``for``
+   loop the compiler can turn into a hardware loop records its entry and each iteration start (the
+   condition is wrapped: ``g.next(cond)``); a loop that cannot be one (``while``/``do``, or a body with
+   ``continue``, ``break``, ``return``, ``goto``, ``switch``, a non-constexpr ``if`` or ``?:``) runs as a
+   software loop and the guard reports why it will be slow. ``#pragma unroll N`` before a loop is passed on.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .lexer import DIRECTIVE, IDENT, PUNCT, LexError, Token, match_angle_back, match_forward, tokens
+
+VF_MARKERS = ("__simd_vf__", "__simd_callee__")
+_SOFT_TOKENS = {"continue", "break", "return", "goto", "switch", "while", "do", "?"}
+_PRAGMA_UNROLL = re.compile(r"#\s*pragma\s+(?:GCC\s+)?unroll\s*(\(?\s*(\d+)\s*\)?)?")
+
+
+@dataclass
+class VfFunction:
+    name: str
+    kind: str              #: "__simd_vf__" or "__simd_callee__"
+    line: int
+    nparams: int
+    no_fusion: bool
+
+
+@dataclass
+class LoopSite:
+    line: int
+    hardware: bool
+    reason: str            #: why it is a software loop ("" for hardware loops)
+    unroll: int            #: #pragma unroll N (0: none, -1: full unroll)
+
+
+@dataclass
+class Rewritten:
+    text: str
+    launches: list[tuple[str, int]] = field(default_factory=list)   #: (kernel expression, line)
+    vfs: list[VfFunction] = field(default_factory=list)
+    loops: list[LoopSite] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.launches or self.vfs or self.loops)
+
+
+def rewrite(src: str, filename: str) -> Rewritten:
+    """Rewrite ``src`` (the text of ``filename``). Sources the lexer cannot scan are returned unchanged
+    (the compiler then reports the real error)."""
+    try:
+        toks = tokens(src)
+        out = Rewritten("")
+        edits: list[tuple[int, int, str]] = []
+        _launch_edits(src, toks, edits, out)
+        _vf_edits(src, toks, edits, out)
+    except LexError:
+        return Rewritten(src)
+    text = src
+    for start, end, repl in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        text = text[:start] + repl + text[end:]
+    out.text = f'#line 1 "{_c_string(filename)}"\n' + text if out.changed else src
+    return out
+
+
+def _c_string(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# -- launches ------------------------------------------------------------------------------------
+def _launch_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> None:
+    for k, t in enumerate(toks):
+        if t.text != "<<<":
+            continue
+        close = next((j for j in range(k + 1, len(toks)) if toks[j].text == ">>>"), None)
+        if close is None:
+            raise LexError(f"line {t.line}: '<<<' without '>>>'")
+        first = _callee_start(toks, k)
+        expr = src[toks[first].start:t.start]
+        cfg = src[t.end:toks[close].start]
+        name = " ".join(expr.split())
+        repl = (f'::__asc::launch_kernel("{_c_string(name)}", __FILE__, __LINE__, '
+                f'[&](auto&... __asc_a) {{ {expr}(__asc_a...); }}, {cfg})')
+        edits.append((toks[first].start, toks[close].end, repl))
+        out.launches.append((name, t.line))
+
+
+def _callee_start(toks: list[Token], k: int) -> int:
+    """First token of the kernel expression before ``<<<`` (``ns::kernel<T, 4>``)."""
+    i = k - 1
+    if i >= 0 and toks[i].text in (">", ">>", ">>>"):
+        i = match_angle_back(toks, i) - 1
+    while i >= 0 and toks[i].kind == IDENT:
+        if i >= 1 and toks[i - 1].text == "::":
+            i -= 2
+            if i >= 0 and toks[i].text in (">", ">>"):
+                i = match_angle_back(toks, i) - 1
+            continue
+        return i
+    if i + 1 < k and toks[i + 1].text == "::":
+        return i + 1
+    raise LexError(f"line {toks[k].line}: no kernel name before '<<<'")
+
+
+# -- VF functions and their loops -------------------------------------------------------------------
+def _vf_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> None:
+    for k, t in enumerate(toks):
+        if t.kind != IDENT or t.text not in VF_MARKERS:
+            continue
+        found = _function_after(toks, k)
+        if found is None:
+            continue
+        name, lp, rp, body = found
+        end = match_forward(toks, body)
+        if t.text == "__simd_vf__":
+            no_fusion = any(x.text == "__no_simd_vf_fusion__" for x in toks[max(0, k - 8):lp])
+            nparams = _count_params(toks, lp, rp)
+            out.vfs.append(VfFunction(name, t.text, t.line, nparams, no_fusion))
+            edits.append((toks[body].end, toks[body].end,
+                          f" ::__asc::VfScope __asc_vf(\"{name}\", {nparams}, {int(no_fusion)}, __FILE__, "
+                          f"__LINE__);"))
+        else:
+            out.vfs.append(VfFunction(name, t.text, t.line, _count_params(toks, lp, rp), False))
+        _loop_edits(src, toks, body + 1, end, edits, out)
+
+
+def _function_after(toks: list[Token], k: int):
+    """(name, '(' index, ')' index, '{' index) of the function definition the marker at ``k`` starts,
+    or None for a declaration."""
+    i = k + 1
+    while i < len(toks):
+        t = toks[i]
+        if t.text in ("__attribute__", "alignas", "__declspec") and i + 1 < len(toks) and toks[i + 1].text == "(":
+            i = match_forward(toks, i + 1) + 1
+            continue
+        if t.text == "[" and i + 1 < len(toks) and toks[i + 1].text == "[":
+            i = match_forward(toks, i) + 1
+            continue
+        if t.text == "<" and toks[i - 1].kind == IDENT:
+            i = _skip_angles(toks, i)
+            continue
+        if t.text == "(" and toks[i - 1].kind == IDENT:
+            rp = match_forward(toks, i)
+            j = rp + 1
+            while j < len(toks) and toks[j].text not in ("{", ";", "="):
+                if toks[j].text == "(":
+                    j = match_forward(toks, j)
+                j += 1
+            if j < len(toks) and toks[j].text == "{":
+                return toks[i - 1].text, i, rp, j
+            return None
+        if t.text in (";", "{", "}", "="):
+            return None
+        i += 1
+    return None
+
+
+def _skip_angles(toks: list[Token], i: int) -> int:
+    depth = 0
+    while i < len(toks):
+        t = toks[i].text
+        if t == "<":
+            depth += 1
+        elif t in (">", ">>", ">>>"):
+            depth -= len(t)
+            if depth <= 0:
+                return i + 1
+        elif t in (";", "{"):
+            return i
+        i += 1
+    return i
+
+
+def _count_params(toks: list[Token], lp: int, rp: int) -> int:
+    inner = toks[lp + 1:rp]
+    if not inner or (len(inner) == 1 and inner[0].text == "void"):
+        return 0
+    depth, count = 0, 1
+    for t in inner:
+        if t.text in ("(", "[", "{", "<"):
+            depth += 1
+        elif t.text in (")", "]", "}", ">"):
+            depth -= 1
+        elif t.text == ">>":
+            depth -= 2
+        elif t.text == "," and depth == 0:
+            count += 1
+    return count
+
+
+def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, out: Rewritten) -> None:
+    for i in range(begin, end):
+        t = toks[i]
+        if t.kind != IDENT or t.text not in ("for", "while", "do"):
+            continue
+        if t.text == "while" and _is_do_while_tail(toks, begin, i):
+            continue
+        stmt_end = statement_end(toks, i)
+        unroll = _unroll_hint(toks, i)
+        if t.text == "for":
+            lp = i + 1
+            rp = match_forward(toks, lp)
+            semis = _top_level(toks, lp, rp, ";")
+            reason = _soft_reason(toks, rp + 1, stmt_end) if len(semis) == 2 else "range-based for"
+        else:
+            reason = f"'{t.text}' loop"
+        var = f"__asc_lp{t.line}_{i}"
+        hw = not reason
+        out.loops.append(LoopSite(t.line, hw, reason, unroll))
+        reason_c = _c_string(reason)
+        edits.append((t.start, t.start,
+                       f'{{ ::__asc::VfLoop {var}({int(hw)}, {unroll}, "{reason_c}", __FILE__, __LINE__); '))
+        edits.append((toks[stmt_end].end, toks[stmt_end].end, " }"))
+        if hw:
+            c0, c1 = semis[0] + 1, semis[1]
+            if c0 == c1:
+                edits.append((toks[c1].start, toks[c1].start, f"{var}.next(true)"))
+            else:
+                edits.append((toks[c0].start, toks[c0].start, f"{var}.next("))
+                edits.append((toks[c1 - 1].end, toks[c1 - 1].end, ")"))
+
+
+def _is_do_while_tail(toks: list[Token], begin: int, i: int) -> bool:
+    """True if the ``while`` at ``i`` closes a ``do`` statement (its ``do`` guard covers it)."""
+    j = i - 1
+    if j < begin:
+        return False
+    if toks[j].text == "}":
+        depth = 0
+        while j >= begin:
+            if toks[j].text == "}":
+                depth += 1
+            elif toks[j].text == "{":
+                depth -= 1
+                if depth == 0:
+                    break
+            j -= 1
+        return j - 1 >= begin and toks[j - 1].text == "do"
+    k = j
+    while k >= begin and toks[k].text not in (";", "{", "}"):
+        k -= 1
+    return k - 1 >= begin and toks[k].text == ";" and any(
+        toks[m].text == "do" for m in range(max(begin, k - 64), k))
+
+
+def _top_level(toks: list[Token], lp: int, rp: int, text: str) -> list[int]:
+    depth, found = 0, []
+    for j in range(lp + 1, rp):
+        t = toks[j].text
+        if t in ("(", "[", "{"):
+            depth += 1
+        elif t in (")", "]", "}"):
+            depth -= 1
+        elif t == text and depth == 0:
+            found.append(j)
+    return found
+
+
+def _soft_reason(toks: list[Token], begin: int, end: int) -> str:
+    """Why the body tokens [begin, end] keep a loop from being a hardware loop ('' if nothing does);
+    nested ``for`` loops are judged on their own."""
+    i = begin
+    while i <= end:
+        t = toks[i]
+        if t.text == "for" and t.kind == IDENT:
+            i = statement_end(toks, i) + 1
+            continue
+        if t.text in _SOFT_TOKENS:
+            what = "'?:'" if t.text == "?" else f"'{t.text}'"
+            return f"{what} inside the loop body (line {t.line})"
+        if t.text == "if" and not (i + 1 <= end and toks[i + 1].text == "constexpr"):
+            return f"a data-dependent 'if' inside the loop body (line {t.line})"
+        i += 1
+    return ""
+
+
+def _unroll_hint(toks: list[Token], i: int) -> int:
+    if i == 0 or toks[i - 1].kind != DIRECTIVE:
+        return 0
+    m = _PRAGMA_UNROLL.match(toks[i - 1].text)
+    if not m:
+        return 0
+    return int(m.group(2)) if m.group(2) else -1
+
+
+def statement_end(toks: list[Token], i: int) -> int:
+    """Index of the last token of the statement starting at ``toks[i]``."""
+    t = toks[i].text
+    if t == "{":
+        return match_forward(toks, i)
+    if t in ("for", "while", "switch"):
+        rp = match_forward(toks, i + 1)
+        return statement_end(toks, rp + 1)
+    if t == "if":
+        j = i + 1
+        if toks[j].text == "constexpr":
+            j += 1
+        rp = match_forward(toks, j)
+        e = statement_end(toks, rp + 1)
+        if e + 1 < len(toks) and toks[e + 1].text == "else":
+            return statement_end(toks, e + 2)
+        return e
+    if t == "do":
+        e = statement_end(toks, i + 1)
+        rp = match_forward(toks, e + 2)           # do <stmt> while ( ... ) ;
+        return rp + 1
+    if toks[i].kind == DIRECTIVE:
+        return statement_end(toks, i + 1)
+    j = i
+    while j < len(toks):
+        tt = toks[j].text
+        if tt in ("(", "[", "{"):
+            j = match_forward(toks, j)
+        elif tt == ";":
+            return j
+        elif tt == "}":
+            return j - 1
+        j += 1
+    raise LexError(f"line {toks[i].line}: statement without ';'")
+
+
+__all__ = ["rewrite", "Rewritten", "VfFunction", "LoopSite", "statement_end", "PUNCT"]

@@ -1,0 +1,52 @@
+"""The per-launch summary every route reports: UB plan against the budget, counters, cycles, diagnostics,
+verdict. One function for the Python kernels and the ``.asc`` programs, so both say the same thing of
+the same launch.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import ERROR
+from ..events import BufferInit
+from ..launch import LaunchResult
+from ..machine import Machine
+from ..timing.model import TimingModel
+from .counters import run_counters
+from .cycles import cycle_summary
+from .ub_report import UbReport, ub_report
+
+
+def launch_ub(result: LaunchResult) -> UbReport:
+    """The InitBuffer plan of the launch's first core; with no TPipe at all (tensors at raw UB
+    addresses) the highest UB byte the launch touched stands for the footprint."""
+    machine = result.machine
+    events = result.cores[0].events if result.cores else []
+    rep = ub_report(events, machine.ub_budget_bytes)
+    if not any(isinstance(e, BufferInit) for e in events) and result.meta.get("ub_high"):
+        high = int(result.meta["ub_high"])
+        rep.buffers = [{"name": "(raw UB addresses)", "position": "VECCALC", "num": 1, "bytes_each": high,
+                        "bytes": high}]
+        rep.total_bytes = high
+        rep.extra["raw"] = True
+    return rep
+
+
+def launch_counters(result: LaunchResult, machine: Machine) -> dict[str, int]:
+    """Counters summed over every core of the launch (VF count, loop entries, RVEC*, RV_* counts)."""
+    events = [e for core in result.cores for e in core.events]
+    return run_counters(events, machine)
+
+
+def launch_summary(result: LaunchResult, model: TimingModel | None = None, timing=None) -> dict[str, Any]:
+    """JSON-ready summary: ``kernel, block_dim, passed, ub, counters, cycles, diagnostics``
+    (``timing``: the launch's KernelTiming if the caller already has it)."""
+    machine = result.machine
+    model = model or TimingModel(machine)
+    ub = launch_ub(result)
+    timing = timing if timing is not None else model.launch(result)
+    cycles = cycle_summary(timing, result.aborted)
+    diags = list(result.diagnostics)
+    passed = ub.fits and not any(d.severity == ERROR for d in diags)
+    return {"kernel": result.kernel, "block_dim": result.block_num, "passed": passed, "ub": ub.to_json(),
+            "counters": launch_counters(result, machine), "cycles": cycles,
+            "diagnostics": [d.to_json() for d in diags]}
