@@ -1,0 +1,111 @@
+"""``migrate-check run FILE.asc`` and ``migrate-check compare A.asc B.asc``: build the user's unmodified
+source (host ``main()`` included), run it with every launch on the emulator, report per launch.
+
+Exit codes: the program's own status when it is not 0; else 1 when a gate failed (an error diagnostic,
+a UB plan over budget, for ``compare`` outputs that differ beyond tolerance); else 0. A source that
+does not compile, a crash or a timeout: 2, one line.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .cli import EXIT_GATE, EXIT_OK, BadUsage, OutputPlan, cli, dump_json
+
+_BUILD_OPTIONS = [
+    click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="add DIR to the include path"),
+    click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="define a macro"),
+    click.option("--timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+                 help="stop the program after S seconds"),
+    click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)"),
+    click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE"),
+]
+
+
+def _build_options(fn):
+    for opt in reversed(_BUILD_OPTIONS):
+        fn = opt(fn)
+    return fn
+
+
+def _run_one(source: str, include_dirs, defines, timeout: float, args: list[str], trace: bool):
+    from .asc.build import BuildError, build
+    from .asc.runner import run_program
+    try:
+        built = build(source, list(include_dirs), list(defines))
+    except BuildError as err:
+        raise BadUsage(str(err)) from None
+    return run_program(built, args, timeout=timeout, trace=trace)
+
+
+def _exit_code(run, gate_ok: bool) -> int:
+    if run.exit_status:
+        return run.exit_status
+    return EXIT_OK if gate_ok else EXIT_GATE
+
+
+def _echo_program_output(run, to_stdout: bool) -> None:
+    if to_stdout and run.stdout:
+        click.echo(run.stdout, nl=not run.stdout.endswith("\n"))
+    if run.stderr:
+        click.echo(run.stderr, err=True, nl=not run.stderr.endswith("\n"))
+
+
+def _trace_of(runs: list) -> dict:
+    from .views.trace import merge_traces
+    return merge_traces([lr["trace"] for run in runs for lr in run.launches if "trace" in lr])
+
+
+@cli.command("run", context_settings={"ignore_unknown_options": True})
+@click.argument("source", type=str)
+@_build_options
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def run_command(source, include_dirs, defines, timeout, json_path, trace_path, args) -> int:
+    """Build and run an .asc program; every kernel launch runs on the emulator (args after --)."""
+    from .views.run_report import run_json, run_passed, run_text
+    plan = OutputPlan({"json": json_path, "trace": trace_path})
+    run = _run_one(source, include_dirs, defines, timeout, list(args), trace_path is not None)
+    _echo_program_output(run, not plan.stdout_taken)
+    contents: dict[str, Any] = {"json": dump_json(run_json(run))}
+    if "trace" in plan:
+        contents["trace"] = dump_json(_trace_of([run]))
+    if run.failure is not None:
+        raise BadUsage(f"{source}: {run.failure}")
+    plan.commit(contents)
+    if not plan.stdout_taken:
+        click.echo(run_text(run))
+    return _exit_code(run, run_passed(run))
+
+
+@cli.command("compare", context_settings={"ignore_unknown_options": True})
+@click.argument("source_a", type=str)
+@click.argument("source_b", type=str)
+@_build_options
+@click.option("--atol", type=float, default=None,
+              help="absolute tolerance of the output comparison (default by dtype: bf16 6e-2, fp16 1e-3, fp32 1e-4)")
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def compare_command(source_a, source_b, include_dirs, defines, timeout, json_path, trace_path, atol, args) -> int:
+    """Run two .asc programs (say MemBase and RegBase) and compare them launch by launch: verdicts, UB
+    saving, speed-up and the element-wise difference of their kernels' outputs."""
+    from .views.run_report import compare_json, compare_text
+    plan = OutputPlan({"json": json_path, "trace": trace_path})
+    runs = [_run_one(s, include_dirs, defines, timeout, list(args), trace_path is not None)
+            for s in (source_a, source_b)]
+    for run in runs:
+        if run.failure is not None:
+            raise BadUsage(f"{run.source}: {run.failure}")
+    result = compare_json(runs[0], runs[1], atol)
+    contents: dict[str, Any] = {"json": dump_json(result)}
+    if "trace" in plan:
+        contents["trace"] = dump_json(_trace_of(runs))
+    plan.commit(contents)
+    if not plan.stdout_taken:
+        click.echo(compare_text(runs[0], runs[1], result, ("a", "b")))
+    for run in runs:
+        if run.exit_status:
+            return run.exit_status
+    return EXIT_OK if result["passed"] else EXIT_GATE
+
+
+__all__ = ["run_command", "compare_command"]
