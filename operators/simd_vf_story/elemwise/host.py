@@ -1,10 +1,13 @@
 """Host side of the elemwise AXPY kernels: z = a*x + y, a = 2.0, N = 19500, x = y = one seeded
-uniform(-1, 1) fp32 input; check |z - (a*x + y)| <= 1e-4."""
+uniform(-1, 1) fp32 input drawn as the sample's C++ host draws it (``std::mt19937 gen(0)`` with
+``std::uniform_real_distribution<float>(-1, 1)``); check |z - (a*x + y)| <= 1e-4."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+
+from host.cpp_random import uniform_real_float
 
 from ..hostlib import Case, Check, abs_check
 
@@ -26,7 +29,7 @@ class ElemwiseHost:
         self.seed = seed
 
     def case(self) -> Case:
-        data = np.random.default_rng(self.seed).uniform(-1.0, 1.0, self.tiling.n).astype(np.float32)
+        data = uniform_real_float(self.seed, self.tiling.n, -1.0, 1.0)
         return Case({"x": data, "y": data.copy()}, {"z": (self.tiling.n,)}, self.tiling)
 
     def check(self, got: dict[str, np.ndarray], inputs: dict[str, np.ndarray]) -> Check:

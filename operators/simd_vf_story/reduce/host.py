@@ -1,4 +1,5 @@
-"""Host side of the reduce kernels over x[D0, D1] = [78, 250] fp32, seeded uniform(-1, 1).
+"""Host side of the reduce kernels over x[D0, D1] = [78, 250] fp32, uniform(-1, 1) drawn row by row as the
+sample's C++ host draws it (``std::mt19937 gen(0)``, ``std::uniform_real_distribution<float>(-1, 1)``).
 
 ``ar`` reduces along the last axis (out [D0]), ``ra`` along the first (out [D1]). max: |got - ref|
 <= 1e-4; sum: float64 reference, |got - ref| <= 1e-3 * (|ref| + 1).
@@ -8,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from host.cpp_random import uniform_real_float
 
 from ..common import AlignUp
 from ..hostlib import Case, Check, abs_check, rel_check
@@ -34,7 +37,7 @@ class ReduceHost:
 
     def case(self) -> Case:
         t = self.tiling
-        x = np.random.default_rng(self.seed).uniform(-1.0, 1.0, (t.d0, t.d1)).astype(np.float32)
+        x = uniform_real_float(self.seed, t.d0 * t.d1, -1.0, 1.0).reshape(t.d0, t.d1)
         out = (t.d0,) if self.axis == "ar" else (t.d1,)
         return Case({"x": x}, {"z": out}, t)
 
