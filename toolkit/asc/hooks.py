@@ -77,10 +77,11 @@ class _Vf:
     nparams: int
     where: tuple
     meta: dict = field(default_factory=dict)
+    scalar_args: int = 0     #: parameters read by GetValue in the call's argument list
 
 
-def vf_call_site(file_id: int, line: int, nargs: int) -> None:
-    _prog().vf_call_site = ((_s(file_id), line), nargs)
+def vf_call_site(file_id: int, line: int, nargs: int, scalar_args: int = 0) -> None:
+    _prog().vf_call_site = ((_s(file_id), line), nargs, scalar_args)
 
 
 def vf_begin_hook(name_id: int, nparams: int, no_fusion: int, file_id: int, line: int) -> int:
@@ -89,7 +90,8 @@ def vf_begin_hook(name_id: int, nparams: int, no_fusion: int, file_id: int, line
     site, prog.vf_call_site = prog.vf_call_site, None
     launch, where = ("asc_vf_call", site[0]) if site else ("direct", (_s(file_id), line))
     rec = vf_begin(ctx, _s(name_id))
-    return prog.new_handle(_Vf(rec, launch, nparams, where, {"no_fusion": True} if no_fusion else {}))
+    return prog.new_handle(_Vf(rec, launch, nparams, where, {"no_fusion": True} if no_fusion else {},
+                               site[2] if site else 0))
 
 
 def vf_end_hook(handle: int, unwinding: int) -> None:
@@ -100,7 +102,7 @@ def vf_end_hook(handle: int, unwinding: int) -> None:
     if unwinding:
         ctx.vf = None
         return
-    vf_end(ctx, st.rec, st.launch, st.nparams, st.where, 0, st.meta)
+    vf_end(ctx, st.rec, st.launch, st.nparams, st.where, st.scalar_args, st.meta)
 
 
 @dataclass

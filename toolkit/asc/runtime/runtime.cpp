@@ -42,6 +42,7 @@ void Py_DecRef(PyObject* o);
 
 namespace __asc {
 unsigned char* ub_base = nullptr;
+long long scalar_reads = 0;
 
 namespace {
 PyObject* g_bridge = nullptr;
@@ -185,7 +186,9 @@ VfLoop::~VfLoop() {
     if (h_) try { rt("rt.loop_end", {h_}); } catch (const Abort&) {}
 }
 void VfLoop::iterate() { rt("rt.loop_iter", {h_}); }
-void vf_call_site(const char* file, int line, int nargs) { rt("rt.vf_call_site", {file_id(file), line, nargs}); }
+void vf_call_site(const char* file, int line, int nargs, int scalar_args) {
+    rt("rt.vf_call_site", {file_id(file), line, nargs, scalar_args});
+}
 
 // -- launches -------------------------------------------------------------------------------------
 i64 launch_begin(const char* name, const char* file, int line, unsigned block_dim) {

@@ -80,6 +80,9 @@ struct Abort {};                // a fatal diagnostic: the emulated core stops (
 // The current core's UB is a real array at this address: __ubuf__ pointers are real pointers into it
 // (so raw dereferences work) whose low 32 bits are the UB byte address (ub_base is 4 GiB aligned).
 extern unsigned char* ub_base;
+// Scalar reads (GetValue) so far: an asc_vf_call counts those made while its arguments are evaluated
+// (a VF parameter read by the scalar unit just before the call, as the Python kernels mark it).
+extern long long scalar_reads;
 constexpr unsigned long long kUbAddrMask = 0x3FFFF;      // UB byte addresses live in [0, 256 KiB)
 inline i64 ub_addr(const volatile void* p) { return (i64)((unsigned long long)(uintptr_t)p & 0xFFFFFFFFull); }
 template <class T> inline T* ub_ptr(unsigned long long addr) { return (T*)(ub_base + (addr & kUbAddrMask)); }

@@ -118,6 +118,7 @@ namespace AscendC {
 template <class T>
 T LocalTensor<T>::GetValue(uint32_t index, const __asc::SL& loc) const {
     ASC_API("LocalTensor.GetValue");
+    ++__asc::scalar_reads;
     __asc::Call c(__asc_fn, loc);
     __asc::put_local(c, *this).u(index);
     return __asc::take_scalar<T>(c.go());
@@ -132,6 +133,7 @@ void LocalTensor<T>::SetValue(uint32_t index, T value, const __asc::SL& loc) con
 template <class T>
 T GlobalTensor<T>::GetValue(unsigned long long index, const __asc::SL& loc) const {
     ASC_API("GlobalTensor.GetValue");
+    ++__asc::scalar_reads;
     __asc::Call c(__asc_fn, loc);
     __asc::put_global(c, *this).u(index);
     return __asc::take_scalar<T>(c.go());

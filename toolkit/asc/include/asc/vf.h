@@ -29,14 +29,15 @@ private:
     void iterate();
     i64 h_ = 0;
 };
-void vf_call_site(const char* file, int line, int nargs);
+void vf_call_site(const char* file, int line, int nargs, int scalar_args);
 
 struct VfCallSite {
     const char* file;
     int line;
+    i64 reads = scalar_reads;      // taken before the arguments are evaluated
     template <auto F, class... A>
     void call(A&&... a) const {
-        vf_call_site(file, line, (int)sizeof...(A));
+        vf_call_site(file, line, (int)sizeof...(A), (int)(scalar_reads - reads));
         F(std::forward<A>(a)...);
     }
 };
