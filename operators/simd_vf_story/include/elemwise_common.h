@@ -3,6 +3,7 @@
 // and the host side (x = y = one uniform(-1, 1) input, the reference, |z - (a * x + y)| <= 1e-4).
 #pragma once
 #include "story_common.h"
+#include "story_random.h"
 
 struct ElemwiseTiling {
     uint32_t n;

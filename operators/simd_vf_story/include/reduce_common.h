@@ -3,6 +3,7 @@
 // for `ra`) and the host side (uniform(-1, 1) input, max / sum references and their tolerances).
 #pragma once
 #include "story_common.h"
+#include "story_random.h"
 
 struct ReduceTiling {
     uint32_t d0;

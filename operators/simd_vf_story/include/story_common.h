@@ -1,10 +1,10 @@
 // Shared by every simd_vf_story sample: the device-side constants of the VF code, and the host helpers each
-// main() uses (ACL session, device buffers, the samples' input generators, the PASSED / FAILED checks).
+// main() uses (ACL session, device buffers, flat-index inputs, the PASSED / FAILED check; story_random.h has the
+// uniform inputs).
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <random>
 #include <vector>
 #include "acl/acl.h"
 #include "kernel_operator.h"
@@ -110,18 +110,6 @@ inline std::vector<float> FlatIndices(size_t count)
     std::vector<float> v(count);
     for (size_t i = 0; i < count; ++i) {
         v[i] = static_cast<float>(i);
-    }
-    return v;
-}
-
-// Elemwise and reduce samples: uniform(-1, 1) floats from std::mt19937 seeded with 0.
-inline std::vector<float> UniformInputs(size_t count)
-{
-    std::mt19937 gen(0);
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> v(count);
-    for (size_t i = 0; i < count; ++i) {
-        v[i] = dist(gen);
     }
     return v;
 }
