@@ -12,6 +12,7 @@ run once per session, two at a time.
 """
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -190,3 +191,18 @@ def test_counts_equal_calibration(asc_runs, row):
         assert abs(ours - row.number) <= 0.01 * row.number, (ours, row.number)
     else:
         assert ours == int(row.number)
+
+
+@needs_cxx
+def test_a_wrong_kernel_fails_its_own_check(tmp_path):
+    """The samples' host checks are not vacuous: z = a*x - y instead of a*x + y prints FAILED, exit 1."""
+    text = (STORY / "elemwise" / "elemwise_axpy_baseline.asc").read_text()
+    assert text.count("AscendC::Reg::Add(vt, vt, vy, mask);") == 1
+    wrong = tmp_path / "elemwise_axpy_wrong.asc"
+    wrong.write_text(text.replace("AscendC::Reg::Add(vt, vt, vy, mask);", "AscendC::Reg::Sub(vt, vt, vy, mask);"))
+    run = run_program(build(wrong, include_dirs=[str(STORY / "include")]), [], timeout=120)
+    assert run.exit_status == 1 and run.failure is None
+    assert run.stdout.splitlines()[-1] == "FAILED"
+    mismatches = int(re.search(r"z: 19500 element\(s\), (\d+) mismatch", run.stdout).group(1))
+    assert mismatches > 19000          # z = x - x = 0 instead of 3x: only |x| < 5e-5 slips through
+    assert run.launches[0]["passed"]       # the launch itself broke no rule: only the program's check fails
