@@ -71,16 +71,18 @@ def read_bin(path: str | os.PathLike, dtype: Any, count: int) -> np.ndarray:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as err:
         raise BadInput(f"{path}: {_why_unreadable(err)} ({expected})") from None
-    with os.fdopen(fd, "rb") as fh:
+    try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise BadInput(f"{path}: {_kind(st.st_mode)}, not a data file ({expected})")
         if st.st_size != want:
             raise BadInput(f"{path}: size {st.st_size} bytes, {expected}")
-        try:
+        with os.fdopen(fd, "rb", closefd=False) as fh:
             raw = fh.read(want + 1)
-        except OSError as err:
-            raise BadInput(f"{path}: {_why_unreadable(err)}") from None
+    except OSError as err:
+        raise BadInput(f"{path}: {_why_unreadable(err)}") from None
+    finally:
+        os.close(fd)
     if len(raw) != want:
         raise BadInput(f"{path}: changed while being read ({len(raw)} bytes read, {expected})")
     return np.frombuffer(raw, dtype=dt.newbyteorder("<")).astype(dt)

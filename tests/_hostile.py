@@ -2,14 +2,15 @@
 snapshots (nothing changed / nothing left behind)."""
 from __future__ import annotations
 
+import contextlib
 import io
 import os
-import shutil
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from typing import Iterator
 
@@ -21,7 +22,6 @@ from toolkit.outputs import TEMP_PREFIX
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KV = "kv_rms_norm_rope_cache"
 SMALL = ("--batch", "1", "--seq", "16")
-NOBODY = 65534
 MAIN = {"migrate-check": "from toolkit.cli import main; main()",
         "gen_data.py": "import runpy; runpy.run_path('%s/scripts/gen_data.py', run_name='__main__')" % REPO,
         "calibrate.py": "import runpy; runpy.run_path('%s/scripts/calibrate.py', run_name='__main__')" % REPO}
@@ -35,6 +35,29 @@ def invoke(*args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@contextmanager
+def fifo_reader(path) -> Iterator[list]:
+    """A FIFO at ``path`` read by a daemon thread; the list gets what it read. A reader still waiting
+    at the end (nothing opened the FIFO for writing) is released, so a failing test cannot hang."""
+    os.mkfifo(path)
+    got: list = []
+
+    def read() -> None:
+        with open(path, "rb") as fh:
+            got.append(fh.read())
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    try:
+        yield got
+    finally:
+        thread.join(0.2)
+        if thread.is_alive():
+            with contextlib.suppress(OSError):
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(10)
+
+
 def assert_error_line(code: int, err: str, prog: str = "migrate-check", *needles: str) -> None:
     """Exit 2 with exactly one line on stderr, no traceback, naming every needle."""
     assert code == 2, err
@@ -43,54 +66,45 @@ def assert_error_line(code: int, err: str, prog: str = "migrate-check", *needles
         assert n in err, (n, err)
 
 
-def _drop_to_nobody() -> None:
-    os.setgroups([])
-    os.setgid(NOBODY)
-    os.setuid(NOBODY)
+#: Linux capability numbers (linux/capability.h) and prctl(PR_CAPBSET_DROP)
+CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, PR_CAPBSET_DROP = 1, 2, 24
 
 
-def run(prog: str, *args: str, cwd: str | None = None, nobody: bool = False, timeout: float = 120,
+def _drop_file_capabilities() -> None:
+    """In the child before exec: root loses the right to bypass file modes (the capability drop
+    of issue 8), so a 0000 file or a 0555 directory refuses it as it would any user."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+def run(prog: str, *args: str, cwd: str | None = None, unprivileged: bool = False, timeout: float = 120,
         **kw) -> subprocess.CompletedProcess:
-    """Run ``prog`` (migrate-check, gen_data.py, calibrate.py) as a fresh process, optionally as a
-    non-root user (for the permission cases; root bypasses file modes)."""
-    preexec = None
-    if nobody and os.geteuid() == 0:
-        preexec = _drop_to_nobody
+    """Run ``prog`` (migrate-check, gen_data.py, calibrate.py) as a fresh process; ``unprivileged``:
+    without the capabilities that let root ignore file modes (for the permission cases)."""
+    preexec = _drop_file_capabilities if unprivileged and os.geteuid() == 0 else None
     cmd = [sys.executable, "-c", MAIN[prog], *args]
     try:
         return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
                               preexec_fn=preexec, **kw)
     except subprocess.SubprocessError as err:
         if "preexec_fn" in str(err):
-            pytest.skip(f"cannot run as a non-root user here ({err})")
+            pytest.skip(f"cannot drop the file-mode capabilities here ({err})")
         raise
 
 
 def need_unprivileged() -> None:
-    """Skip unless a permission can actually be denied: we are not root, or can become nobody."""
+    """Skip unless a file mode can actually deny us: not root, or root able to drop its capabilities."""
     if os.geteuid() != 0:
         return
-    probe = subprocess.run([sys.executable, "-c", "import os; print(os.geteuid())"], capture_output=True,
-                           text=True, preexec_fn=_drop_to_nobody, check=False)
-    if probe.returncode != 0 or probe.stdout.strip() != str(NOBODY):
-        pytest.skip("running as root without the capability to drop to an unprivileged user")
-
-
-@contextmanager
-def shared_dir() -> Iterator[str]:
-    """A temp directory the unprivileged user may use (pytest's tmp_path is 0700 root's)."""
-    path = tempfile.mkdtemp(prefix="mc-hostile-", dir="/tmp")
-    os.chmod(path, 0o777)
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def give_to_nobody(*paths: str) -> None:
-    if os.geteuid() == 0:
-        for p in paths:
-            os.chown(p, NOBODY, NOBODY)
+    probe = subprocess.run([sys.executable, "-c", "print(open('/proc/self/status').read())"], capture_output=True,
+                           text=True, preexec_fn=_drop_file_capabilities, check=False)
+    eff = [line.split()[1] for line in probe.stdout.splitlines() if line.startswith("CapEff:")]
+    if probe.returncode != 0 or not eff or int(eff[0], 16) & (1 << CAP_DAC_OVERRIDE):
+        pytest.skip("running as root without the capability to drop CAP_DAC_OVERRIDE")
 
 
 def snapshot(root: str) -> dict[str, tuple]:

@@ -5,14 +5,13 @@ import io
 import os
 import socket
 import stat
-import threading
 from contextlib import redirect_stdout
 
 import pytest
 
 from toolkit.outputs import BadUsage, OutputError, OutputPlan
 
-from _hostile import leftovers, snapshot
+from _hostile import fifo_reader, leftovers, snapshot
 
 
 def refused(targets: dict, *needles: str, **kw) -> str:
@@ -80,12 +79,8 @@ def test_dev_null_stays_a_device():
 
 def test_fifo_is_written_through(tmp_path):
     fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    got = []
-    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
-    reader.start()
-    OutputPlan({"json": str(fifo)}).commit({"json": "through the fifo"})
-    reader.join(10)
+    with fifo_reader(fifo) as got:
+        OutputPlan({"json": str(fifo)}).commit({"json": "through the fifo"})
     assert got == [b"through the fifo\n"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
