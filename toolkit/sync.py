@@ -7,6 +7,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from .dtypes import scalar_value
 from .events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V, PipeBarrier as PipeBarrierEvent, Sync
 from .regbase.template import TArgs, template
 from .runtime import current
@@ -34,22 +35,28 @@ class PipeType(Enum):
     PIPE_MTE3 = PIPE_MTE3
     PIPE_V = PIPE_V
     PIPE_S = PIPE_S
+    PIPE_ALL = "ALL"
 
+
+
+def _flag(t: TArgs, event_id: Any, kind: str, api: str) -> None:
+    ev = t.enum(HardEvent)
+    if ev is None:
+        raise TypeError(f"{api} needs a HardEvent template argument")
+    src, dst = ev.value
+    current().emit(Sync(_PIPES[src], _PIPES[dst], int(scalar_value(event_id)), kind))
 
 
 @template
 def SetFlag(t: TArgs, event_id: Any = 0) -> None:
-    """``SetFlag<HardEvent::X_Y>(eventId)``: the source pipe signals (the edge is recorded at WaitFlag)."""
+    """``SetFlag<HardEvent::X_Y>(eventId)``: pipe X signals event (X_Y, id) once its earlier work is done."""
+    _flag(t, event_id, "set", "SetFlag")
 
 
 @template
 def WaitFlag(t: TArgs, event_id: Any = 0) -> None:
-    """``WaitFlag<HardEvent::X_Y>(eventId)``: the destination pipe waits for the source pipe."""
-    ev = t.enum(HardEvent)
-    if ev is None:
-        raise TypeError("WaitFlag needs a HardEvent template argument")
-    src, dst = ev.value
-    current().emit(Sync(_PIPES[src], _PIPES[dst]))
+    """``WaitFlag<HardEvent::X_Y>(eventId)``: pipe Y waits for (and consumes) the matching SetFlag."""
+    _flag(t, event_id, "wait", "WaitFlag")
 
 
 @template

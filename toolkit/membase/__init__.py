@@ -9,8 +9,9 @@ from .cast import Cast
 from .gather import GatherMask
 from .params import BinaryRepeatParams, BrcbRepeatParams, GatherMaskParams, RoundMode, UnaryRepeatParams
 from .reduce import WholeReduceSum
+from .reduce_count import ReduceMax, ReduceSum
 from .unary import Abs, Duplicate, Exp, Ln, Relu, Sqrt
 
 __all__ = ["Abs", "Add", "Adds", "BinaryRepeatParams", "Brcb", "BrcbRepeatParams", "Cast", "Div", "Duplicate",
-           "Exp", "GatherMask", "GatherMaskParams", "Ln", "Max", "Maxs", "Min", "Mins", "Mul", "Muls", "Relu",
-           "RoundMode", "Sqrt", "Sub", "UnaryRepeatParams", "WholeReduceSum"]
+           "Exp", "GatherMask", "GatherMaskParams", "Ln", "Max", "Maxs", "Min", "Mins", "Mul", "Muls", "ReduceMax",
+           "ReduceSum", "Relu", "RoundMode", "Sqrt", "Sub", "UnaryRepeatParams", "WholeReduceSum"]

@@ -2,17 +2,30 @@
 
 Each pipe executes its own work in program order; the edges between pipes are the queue operations
 (EnQue -> DeQue carries "data ready", FreeTensor -> AllocTensor carries "buffer free", so double
-buffering overlaps copy-in of tile i+1 with compute of tile i) and explicit flags (SetFlag/WaitFlag).
-The scalar unit dispatches everything in order and only blocks on its own work (GM scalar reads
-through a data cache, UB reads, VF parameter pushes).
+buffering overlaps copy-in of tile i+1 with compute of tile i) and flags: a SetFlag of (event, id)
+signals when its source pipe has done everything it was given before; a WaitFlag holds its destination
+pipe until the oldest unconsumed SetFlag of the same (event, id) (+ ``[scalar] flag_latency_cycles``).
 
-DMA: a DataCopy occupies its MTE pipe for bytes/bandwidth (+ per extra burst) and completes a fixed
-latency later, so consecutive copies pipeline. A VF occupies VECTOR for its PUSHQ slice (from the VF
+The scalar unit issues everything in program order (machine section ``[scalar]``): the kernel entry,
+then per event its issue cost (DMA set-up, VF call, MemBase API set-up, flags, barriers, queue
+operations; loop control and address arithmetic are folded into these per-call costs). It blocks on
+its own work: GM scalar reads through a data cache, UB reads (which wait for the vector and MTE2 work
+before them, + the flag latency), a value read from UB before it is used (the next VF launch), a
+WaitFlag whose destination is the scalar unit, and (``asc_vf_call_waits``) a VF launched through
+``asc_vf_call`` until it completes.
+
+DMA: a DataCopy occupies its MTE pipe for bytes / bandwidth (+ per extra burst) and completes a
+latency later, so consecutive copies pipeline. When ``n`` cores move data in the same direction at the
+same time (``concurrency``, from :mod:`toolkit.timing.kernel`) the bandwidth is the lesser of the core's
+own and the shared GM bandwidth / n; a read also waits for the bytes other cores have in flight ahead
+of it (latency under load = idle latency + queued bytes / shared bandwidth). One core alone is the
+calibrated single-core figure. A VF occupies VECTOR for its PUSHQ slice (from the VF
 scheduler) after its parameters were pushed (PUSH_PB).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..events import (PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V, BufferInit, Dma, PipeBarrier, QueueOp, ScalarOp,
                       Sync, VfCall)
@@ -22,6 +35,11 @@ from .vf_sched import VfTiming
 PIPES = (PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_S)
 _PRODUCER = {"VECIN": PIPE_MTE2, "VECOUT": PIPE_V, "VECCALC": PIPE_V}
 _CONSUMER = {"VECIN": PIPE_V, "VECOUT": PIPE_MTE3, "VECCALC": PIPE_V}
+_SHARED_BW = {PIPE_MTE2: "gm_read_bytes_per_cycle", PIPE_MTE3: "gm_write_bytes_per_cycle"}
+ZERO = (0, -1)
+#: concurrency(pipe, index of the DMA on that pipe) -> (cores moving data in that direction meanwhile,
+#: bytes other cores have in flight ahead of it); see toolkit.timing.kernel
+Concurrency = Callable[[str, int], tuple[float, float]]
 
 
 @dataclass
@@ -58,102 +76,187 @@ def _union(intervals: list[tuple[int, int]]) -> int:
     return total
 
 
-def simulate_core(core: int, events: list, machine: Machine, vf_timing) -> CoreTiming:
-    """``vf_timing(vfcall) -> VfTiming`` (memoised by the caller).
+def dma_cost(machine: Machine, pipe: str, nbytes: int, bursts: int, n: float = 1.0,
+             queued: float = 0.0) -> tuple[int, int]:
+    """(latency, occupancy) of one DMA while ``n`` cores move data in its direction and ``queued``
+    bytes of other cores' requests are ahead of it (alone: n = 1, queued = 0, the single-core figure)."""
+    p, mem = machine.params["timing"], machine.params["memory"]
+    key = "mte2" if pipe == PIPE_MTE2 else "mte3"
+    shared = mem[_SHARED_BW[pipe]]
+    bw = min(p[f"{key}_bytes_per_cycle"], shared / n)
+    latency = p[f"{key}_latency"] + queued / shared
+    occ = nbytes / bw + max(bursts - 1, 0) * p[f"{key}_burst_cycles"]
+    return int(round(latency)), max(int(round(occ)), 1)
 
-    Every time below is a pair (cycle, index of the slice that set it), so each slice also records
-    which earlier slice bound its start (``cause``): the critical path is read off those links."""
-    p = machine.params["timing"]
-    zero = (0, -1)
-    free = {pipe: zero for pipe in PIPES}       # when the pipe can start its next operation
-    done = {pipe: zero for pipe in PIPES}       # when everything issued so far on the pipe completed
-    t_s = zero                                  # scalar dispatch time
-    last_ub_read = None                         # (issue, ready) of the latest scalar UB read
-    enq: dict[tuple, tuple] = {}
-    slot_free: dict[tuple, tuple] = {}
-    dcache: set = set()
-    slices: list[Slice] = []
-    vfs = []
-    c = {"mte2_sum_cycles": 0, "mte3_sum_cycles": 0, "pushq_vf_cycles": 0, "push_pb_cycles": 0, "vf_count": 0,
-         "mte2_bytes": 0, "mte3_bytes": 0, "scalar_cycles": 0}
 
-    def wait(pipe: str, t: tuple) -> None:
-        free[pipe] = max(free[pipe], t)
-        done[pipe] = max(done[pipe], t)
+class _CoreSim:
+    """One core's pipes. Every time is a pair (cycle, index of the slice that set it), so each slice
+    records which earlier slice bound its start (``cause``): the critical path follows those links."""
 
-    def add(pipe: str, name: str, start: tuple, end: int, args: dict) -> int:
-        slices.append(Slice(pipe, name, start[0], end, args, start[1]))
-        return len(slices) - 1
+    def __init__(self, core: int, machine: Machine, vf_timing, concurrency: Concurrency | None):
+        self.core, self.machine, self.vf_timing = core, machine, vf_timing
+        self.p, self.s = machine.params["timing"], machine.params["scalar"]
+        self.concurrency = concurrency or (lambda pipe, k: (1.0, 0.0))
+        self.free = {pipe: ZERO for pipe in PIPES}       # when the pipe can start its next operation
+        self.done = {pipe: ZERO for pipe in PIPES}       # when everything given to the pipe completed
+        self.t_s = ZERO                                  # scalar issue time
+        self.last_ub_read = None                         # (issue, ready) of the latest scalar UB read
+        self.pending_read = None                         # ready time of a UB read not used yet
+        self.enq: dict[tuple, tuple] = {}
+        self.slot_free: dict[tuple, tuple] = {}
+        self.dcache: set = set()
+        self.flags: dict[tuple, list] = {}               # (src, dst, event id) -> set times not yet waited for
+        self.ndma = {PIPE_MTE2: 0, PIPE_MTE3: 0}
+        self.v_barrier = False                           # a PipeBarrier<PIPE_V> since the last VF
+        self.slices: list[Slice] = []
+        self.vfs: list = []
+        self.c = {"mte2_sum_cycles": 0, "mte3_sum_cycles": 0, "pushq_vf_cycles": 0, "push_pb_cycles": 0,
+                  "vf_count": 0, "mte2_bytes": 0, "mte3_bytes": 0, "scalar_cycles": 0}
 
-    for ev in events:
-        if isinstance(ev, Dma):
-            pipe = ev.pipe
-            key = "mte2" if pipe == PIPE_MTE2 else "mte3"
-            occ = ev.nbytes / p[f"{key}_bytes_per_cycle"] + max(ev.bursts - 1, 0) * p[f"{key}_burst_cycles"]
-            occ = max(int(round(occ)), 1)
-            start = max(free[pipe], t_s)
-            end = start[0] + p[f"{key}_latency"] + occ
-            i = add(pipe, ev.api, start, end, {"bytes": ev.nbytes, "bursts": ev.bursts, "gm": ev.gm})
-            free[pipe] = (start[0] + occ, i)
-            done[pipe] = max(done[pipe], (end, i))
-            c[f"{key}_sum_cycles"] += end - start[0]
-            c[f"{key}_bytes"] += ev.nbytes
-        elif isinstance(ev, VfCall):
-            timing = vf_timing(ev)
-            pushes = -(-ev.nparams // p["params_per_push"]) if ev.nparams else 0
-            push = pushes * p["push_pb_cycles"]
-            t_s = (t_s[0] + push, t_s[1])
-            c["push_pb_cycles"] += push
-            start = max(free[PIPE_V], t_s)
-            body_start = start[0]
-            if ev.meta.get("scalar_args") and last_ub_read is not None:
-                # a parameter read by the scalar unit just before: the push waits inside the PUSHQ slice
-                body_start = max(body_start, last_ub_read[1])
-            end = body_start + timing.cycles
-            i = add(PIPE_V, ev.name, start, end, {"launch": ev.launch, "ipc": round(timing.ipc, 3),
-                                                  "instructions": timing.n_ex})
-            free[PIPE_V] = done[PIPE_V] = (end, i)
-            c["pushq_vf_cycles"] += end - start[0]
-            c["vf_count"] += 1
-            vfs.append((ev, timing, body_start))
-        elif isinstance(ev, QueueOp):
-            prod, cons = _PRODUCER.get(ev.position, PIPE_V), _CONSUMER.get(ev.position, PIPE_V)
-            key = (ev.queue, ev.slot)
-            if ev.op == "alloc":
-                wait(prod, slot_free.get(key, zero))
-            elif ev.op == "enque":
-                enq[key] = done[prod]
-            elif ev.op == "deque":
-                wait(cons, enq.get(key, zero))
-            elif ev.op == "free":
-                slot_free[key] = done[cons]
-        elif isinstance(ev, ScalarOp):
-            start = t_s
-            if ev.kind == "gm_read":
-                line = (ev.gm, ev.gm_offset // p["dcache_line_bytes"])
-                cost = p["gm_read_hit_cycles"] if line in dcache else p["gm_read_miss_cycles"]
-                dcache.add(line)
-                end = start[0] + cost
-            elif ev.kind == "ub_read":
-                start = max(t_s, done[PIPE_MTE2], done[PIPE_V])   # UB data hazard: earlier writers first
-                last_ub_read = (start[0], start[0] + p["scalar_ub_read_cycles"])
-                end = start[0] + 1
-            else:
-                end = start[0] + 1
-            i = add(PIPE_S, ev.kind, start, end, {"bytes": ev.nbytes})
-            t_s = (end, i)
-            c["scalar_cycles"] += end - start[0]
-        elif isinstance(ev, Sync):
-            src_t = t_s if ev.src == PIPE_S else done[ev.src]
-            if ev.dst == PIPE_S:
-                t_s = max(t_s, src_t)
-            else:
-                wait(ev.dst, src_t)
-        elif isinstance(ev, (BufferInit, PipeBarrier)):
-            continue
-    end = max(max(v[0] for v in done.values()), t_s[0])
-    busy = {pipe: _union([(s.start, s.end) for s in slices if s.pipe == pipe]) for pipe in PIPES}
-    return CoreTiming(core, end, busy, slices, vfs, c)
+    # -- helpers ---------------------------------------------------------------------------------
+    def add(self, pipe: str, name: str, start: tuple, end: int, args: dict | None = None) -> int:
+        self.slices.append(Slice(pipe, name, start[0], end, args or {}, start[1]))
+        return len(self.slices) - 1
+
+    def wait(self, pipe: str, t: tuple) -> None:
+        self.free[pipe] = max(self.free[pipe], t)
+        self.done[pipe] = max(self.done[pipe], t)
+
+    def issue(self, cost: int, what: str) -> None:
+        """The scalar unit spends ``cost`` cycles issuing ``what``."""
+        if cost > 0:
+            i = self.add(PIPE_S, what, self.t_s, self.t_s[0] + cost)
+            self.t_s = (self.t_s[0] + cost, i)
+
+    def signal_time(self, pipe: str) -> tuple:
+        """When a flag set now on ``pipe`` fires: once the pipe did its earlier work (and was told to)."""
+        return self.t_s if pipe == PIPE_S else max(self.done[pipe], self.t_s)
+
+    def latency(self, t: tuple) -> tuple:
+        return (t[0] + self.s["flag_latency_cycles"], t[1]) if t[0] > 0 else t
+
+    # -- events ----------------------------------------------------------------------------------
+    def dma(self, ev: Dma) -> None:
+        pipe = ev.pipe
+        key = "mte2" if pipe == PIPE_MTE2 else "mte3"
+        self.issue(self.s["dma_issue_cycles"], ev.api)
+        n, queued = self.concurrency(pipe, self.ndma[pipe])
+        self.ndma[pipe] += 1
+        lat, occ = dma_cost(self.machine, pipe, ev.nbytes, ev.bursts, n, queued)
+        start = max(self.free[pipe], self.t_s)
+        end = start[0] + lat + occ
+        i = self.add(pipe, ev.api, start, end, {"bytes": ev.nbytes, "bursts": ev.bursts, "gm": ev.gm,
+                                                 "cores": round(n, 2), "queued_bytes": round(queued)})
+        self.free[pipe] = (start[0] + occ, i)
+        self.done[pipe] = max(self.done[pipe], (end, i))
+        self.c[f"{key}_sum_cycles"] += end - start[0]
+        self.c[f"{key}_bytes"] += ev.nbytes
+
+    def vf(self, ev: VfCall) -> None:
+        s, p = self.s, self.p
+        timing = self.vf_timing(ev)
+        self.issue(s["membase_call_cycles"] if ev.launch == "membase" else s["vf_call_cycles"], ev.name)
+        if self.pending_read is not None and not ev.meta.get("scalar_args"):
+            self.t_s = max(self.t_s, self.pending_read)      # a value computed from the read feeds the call
+        self.pending_read = None
+        pushes = -(-ev.nparams // p["params_per_push"]) if ev.nparams else 0
+        push = pushes * p["push_pb_cycles"]
+        self.issue(push, "PUSH_PB")
+        self.c["push_pb_cycles"] += push
+        start = max(self.free[PIPE_V], self.t_s)
+        body_start = start[0]
+        if ev.meta.get("scalar_args") and self.last_ub_read is not None:
+            # a parameter read by the scalar unit just before: the push waits inside the PUSHQ slice
+            body_start = max(body_start, self.last_ub_read[1])
+        # back to back, a VF's start-up overlaps the previous VF (``cycles``); after an idle vector pipe
+        # or a PipeBarrier<PIPE_V> it runs alone (``vf_time``, when the scheduler gives one)
+        isolated = self.free[PIPE_V][0] < start[0] or self.v_barrier
+        end = body_start + (timing.vf_time if isolated and getattr(timing, "vf_time", 0) else timing.cycles)
+        i = self.add(PIPE_V, ev.name, start, end, {"launch": ev.launch, "ipc": round(timing.ipc, 3),
+                                                   "instructions": timing.n_ex})
+        self.free[PIPE_V] = self.done[PIPE_V] = (end, i)
+        self.v_barrier = False
+        self.c["pushq_vf_cycles"] += end - start[0]
+        self.c["vf_count"] += 1
+        self.vfs.append((ev, timing, body_start))
+        if s["vf_launch_waits"] == "all" or s["vf_launch_waits"] == ev.launch:
+            self.t_s = max(self.t_s, (end, i))            # the scalar unit resumes when the VF is done
+
+    def queue(self, ev: QueueOp) -> None:
+        prod, cons = _PRODUCER.get(ev.position, PIPE_V), _CONSUMER.get(ev.position, PIPE_V)
+        key = (ev.queue, ev.slot)
+        self.issue(self.s["queue_op_cycles"], ev.op)
+        if ev.op == "alloc":
+            self.wait(prod, self.slot_free.get(key, ZERO))
+        elif ev.op == "enque":
+            self.enq[key] = self.done[prod]
+        elif ev.op == "deque":
+            self.wait(cons, self.enq.get(key, ZERO))
+        elif ev.op == "free":
+            self.slot_free[key] = self.done[cons]
+
+    def scalar(self, ev: ScalarOp) -> None:
+        p = self.p
+        start = self.t_s
+        if ev.kind == "gm_read":
+            line = (ev.gm, ev.gm_offset // p["dcache_line_bytes"])
+            cost = p["gm_read_hit_cycles"] if line in self.dcache else p["gm_read_miss_cycles"]
+            self.dcache.add(line)
+            end = start[0] + cost
+        elif ev.kind == "ub_read":
+            writers = max(self.done[PIPE_MTE2], self.done[PIPE_V])
+            if writers[0] > start[0]:                        # UB data hazard: earlier writers first
+                start = self.latency(writers)
+            self.last_ub_read = (start[0], start[0] + p["scalar_ub_read_cycles"])
+            end = start[0] + 1
+        else:
+            end = start[0] + 1
+        i = self.add(PIPE_S, ev.kind, start, end, {"bytes": ev.nbytes})
+        self.t_s = (end, i)
+        if ev.kind == "ub_read":
+            self.pending_read = (self.last_ub_read[1], i)
+        self.c["scalar_cycles"] += end - start[0]
+
+    def sync(self, ev: Sync) -> None:
+        self.issue(self.s["flag_cycles"], f"{'Set' if ev.kind == 'set' else 'Wait'}Flag")
+        key = (ev.src, ev.dst, ev.event_id)
+        if ev.kind == "set":
+            self.flags.setdefault(key, []).append(self.signal_time(ev.src))
+            return
+        pending = self.flags.get(key)
+        if pending and ev.event_id is not None:
+            src_t = pending.pop(0)
+        else:
+            src_t = self.signal_time(ev.src)
+        src_t = self.latency(src_t)
+        if ev.dst == PIPE_S:
+            self.t_s = max(self.t_s, src_t)
+        else:
+            self.wait(ev.dst, src_t)
+
+    def run(self, events: list) -> CoreTiming:
+        self.issue(self.s["entry_cycles"], "kernel entry")
+        handlers = {Dma: self.dma, VfCall: self.vf, QueueOp: self.queue, ScalarOp: self.scalar, Sync: self.sync}
+        for ev in events:
+            h = handlers.get(type(ev))
+            if h is not None:
+                h(ev)
+            elif isinstance(ev, PipeBarrier):
+                self.issue(self.s["barrier_cycles"], "PipeBarrier")
+                self.v_barrier = self.v_barrier or ev.pipe in (PIPE_V, "ALL")
+            elif not isinstance(ev, BufferInit):
+                continue
+        end = max(max(v[0] for v in self.done.values()), self.t_s[0])
+        busy = {pipe: _union([(s.start, s.end) for s in self.slices if s.pipe == pipe]) for pipe in PIPES}
+        self.c["scalar_cycles"] = busy[PIPE_S]
+        return CoreTiming(self.core, end, busy, self.slices, self.vfs, self.c)
+
+
+def simulate_core(core: int, events: list, machine: Machine, vf_timing,
+                  concurrency: Concurrency | None = None) -> CoreTiming:
+    """``vf_timing(vfcall) -> VfTiming`` (memoised by the caller); ``concurrency`` as in :func:`dma_cost`
+    (default: the core moves data alone)."""
+    return _CoreSim(core, machine, vf_timing, concurrency).run(events)
 
 
 def critical_path(core: CoreTiming) -> dict[str, int]:

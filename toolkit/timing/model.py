@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 from ..events import VfCall
 from ..machine import Machine
-from .core import CoreTiming, simulate_core
+from .core import CoreTiming, Concurrency, simulate_core
+from .kernel import simulate_launch
 from .vf_sched import VfTiming, schedule
 
 
@@ -27,17 +28,22 @@ class TimingModel:
         """Timing with per-instruction slices (for traces; not memoised)."""
         return schedule(call.instrs, self.machine, detail=True)
 
-    def core(self, core: int, events: list) -> CoreTiming:
-        return simulate_core(core, events, self.machine, self.vf)
+    def core(self, core: int, events: list, concurrency: Concurrency | None = None) -> CoreTiming:
+        return simulate_core(core, events, self.machine, self.vf, concurrency)
 
     def launch(self, result) -> "KernelTiming":
-        cores = [self.core(c.core, c.events) for c in result.cores]
-        return KernelTiming(cores)
+        """Every core of a launch, sharing GM bandwidth (toolkit.timing.kernel), plus launch and tail."""
+        cores = simulate_launch(self.core, [(c.core, c.events) for c in result.cores], self.machine)
+        lp = self.machine.params["launch"]
+        return KernelTiming(cores, lp["launch_cycles"], lp["tail_cycles"], self.machine.clock_mhz)
 
 
 @dataclass
 class KernelTiming:
     cores: list[CoreTiming]
+    launch_cycles: int = 0          #: task start until the cores run ([launch])
+    tail_cycles: int = 0            #: last core done until the task completes
+    clock_mhz: float = 0.0          #: core clock ([core] clock_mhz), cycles -> microseconds
 
     @property
     def slowest(self) -> CoreTiming:
@@ -46,3 +52,11 @@ class KernelTiming:
     @property
     def kernel_cycles(self) -> int:
         return self.slowest.end if self.cores else 0
+
+    @property
+    def task_cycles(self) -> int:
+        """What a profiler's task time covers: launch + the slowest core + tail."""
+        return self.launch_cycles + self.kernel_cycles + self.tail_cycles
+
+    def us(self, cycles: float) -> float:
+        return cycles / self.clock_mhz if self.clock_mhz else 0.0

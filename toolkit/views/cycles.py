@@ -46,7 +46,8 @@ def aborted_summary(aborted: list, cores: int) -> dict:
     """The cycle summary of a launch that aborted: no figures (JSON null), the reason instead."""
     codes = list(dict.fromkeys(d.code for d in aborted))
     return {
-        "kernel_cycles": None, "slowest_core": None, "vf_count": None, "vf_cycles": None,
+        "kernel_cycles": None, "task_cycles": None, "task_us": None, "kernel_us": None,
+        "slowest_core": None, "vf_count": None, "vf_cycles": None,
         "vf_count_slowest_core": None, "vf_cycles_slowest_core": None,
         "pipes": {name: None for name in PIPE_NAMES.values()}, "ipc": {}, "vf_kinds": {}, "critical_path": {},
         "mte2_bytes": None, "mte3_bytes": None, "bottleneck": None,
@@ -74,12 +75,19 @@ def cycle_summary(kt: KernelTiming, aborted: list | None = None) -> dict:
             acc[3] += t.cycles
     return {
         "kernel_cycles": kt.kernel_cycles,
+        "task_cycles": kt.task_cycles,
+        "task_us": round(kt.us(kt.task_cycles), 3),
+        "kernel_us": round(kt.us(kt.kernel_cycles), 3),
+        "launch_cycles": kt.launch_cycles,
+        "tail_cycles": kt.tail_cycles,
+        "clock_mhz": kt.clock_mhz,
         "slowest_core": core.core,
         "vf_count": vf_count,
         "vf_cycles": vf_cycles,
         "vf_count_slowest_core": core.counters["vf_count"],
         "vf_cycles_slowest_core": core.counters["pushq_vf_cycles"],
         "pipes": {PIPE_NAMES[p]: core.busy[p] for p in (PIPE_MTE2, PIPE_MTE3, PIPE_V, PIPE_S)},
+        "pipes_us": {PIPE_NAMES[p]: round(kt.us(core.busy[p]), 3) for p in (PIPE_MTE2, PIPE_MTE3, PIPE_V, PIPE_S)},
         "ipc": {name: round(a[1] / a[2], 3) if a[2] else 0.0 for name, a in kinds.items()},
         "vf_kinds": {name: {"count": a[0], "cycles": a[3], "avg_cycles": round(a[3] / a[0], 1),
                             "bottleneck": a[4].bottleneck(),
@@ -104,6 +112,7 @@ def compare_cycles_table(summaries: dict[str, dict]) -> str:
     def add(label: str, fn) -> None:
         rows.append([label, *["n/a" if summaries[n].get("aborted") else fn(summaries[n]) for n in names]])
 
+    add("task time (with launch)", lambda s: f"{s['task_us']:.3f} us ({s['task_cycles']} cyc)")
     rows.append(["kernel cycles (slowest core)",
                  *[_na(s) if s.get("aborted") else str(s["kernel_cycles"]) for s in summaries.values()]])
     for pipe in ("MTE2", "VECTOR", "MTE3", "SCALAR"):
@@ -116,9 +125,11 @@ def compare_cycles_table(summaries: dict[str, dict]) -> str:
     for k in top[:8]:
         add(f"IPC {k}", lambda s, k=k: (f"{s['ipc'][k]:.2f} x{s['vf_kinds'][k]['count']}, "
                                         f"{s['vf_kinds'][k]['avg_cycles']:.0f} cyc" if k in s["ipc"] else "-"))
-    if len(names) == 2:
-        a, b = (summaries[n]["kernel_cycles"] for n in names)
-        rows.append(["speed-up", "", f"{a / b:.2f}x" if a and b else "n/a"])
+    for label, key in (("speed-up", "kernel_cycles"), ("speed-up (task time)", "task_cycles")):
+        if len(names) >= 2:
+            a = summaries[names[0]][key]
+            rows.append([label, "", *[f"{a / s[key]:.2f}x" if a and s[key] else "n/a"
+                                      for s in (summaries[n] for n in names[1:])]])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
              for r in rows]

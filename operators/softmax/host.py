@@ -1,0 +1,218 @@
+"""Host side of the softmax story (the sample's ``RunSample``): data, launch, CompareFloat, UB plan.
+
+All variants run under this one host side on the sample's data (``scripts/gen_data.py``: the legacy
+numpy generator, ``np.random.seed(42)``, ``uniform(-3, 3)`` in float64 cast to float32) and are judged
+by the sample's gate (``CompareFloat``, absolute 1e-3, its printout and verdict line) and by a float64
+softmax of the same input with the same tolerance.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from host.launch import LaunchResult, dry_run, gm_alloc, launch
+from toolkit.golden import CheckResult, check_abs
+from toolkit.machine import Machine, load_machine
+from toolkit.views.ub_report import UbReport, ub_report
+
+from .common import COMPARE_TOL, TILE_LEN, SoftmaxShape, make_entry
+
+#: variant name -> (module, kernel class, tileLen factor): the sample's executables, in step order
+VARIANTS = {
+    "0_membase": ("membase", "KernelSoftmaxMemBase", 1),
+    "3_multi_row": ("multi_row", "KernelSoftmaxMultiRow", 1),
+    "7_merged_vf_direct": ("merged_vf_direct", "KernelSoftmaxMergedVfDirect", 2),
+}
+MAX_MISMATCH_LINES = 20
+SEED = 42
+
+
+class BadInput(ValueError):
+    """A user mistake on the command line or in the data directory (exit 2, one line)."""
+
+
+def gen_data(shape: SoftmaxShape = SoftmaxShape(), seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
+    """(x, golden) as the sample's gen_data.py makes them (float32, row-major)."""
+    np.random.seed(seed)
+    x = np.random.uniform(-3, 3, [shape.totalM, shape.totalN]).astype(np.float32)
+    m = np.max(x, axis=-1, keepdims=True)
+    e = np.exp(x - m)
+    return x, (e / np.sum(e, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def softmax64(x: np.ndarray) -> np.ndarray:
+    """The float64 softmax of ``x`` over its last axis (independent reference)."""
+    v = np.asarray(x, np.float64)
+    e = np.exp(v - v.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def write_case(directory: str, x: np.ndarray, golden: np.ndarray) -> None:
+    """``DIR/input/input_x.bin`` and ``DIR/output/golden.bin``, raw little-endian float32."""
+    for sub, name, arr in (("input", "input_x.bin", x), ("output", "golden.bin", golden)):
+        os.makedirs(os.path.join(directory, sub), exist_ok=True)
+        np.asarray(arr, "<f4").tofile(os.path.join(directory, sub, name))
+
+
+def read_case(directory: str, shape: SoftmaxShape) -> tuple[np.ndarray, np.ndarray]:
+    """The sample's input and golden files from ``directory`` (e.g. a hardware run's)."""
+    n = shape.totalM * shape.totalN
+    out = []
+    for rel in ("input/input_x.bin", "output/golden.bin"):
+        path = os.path.join(directory, rel)
+        try:
+            arr = np.fromfile(path, dtype="<f4")
+        except OSError as err:
+            raise BadInput(f"Read input/golden failed: {path}: {err.strerror or err}") from None
+        if arr.size != n:
+            raise BadInput(f"{path}: {arr.size * 4} B, expected {n * 4} B for x[{shape.totalM}, {shape.totalN}]")
+        out.append(arr.astype(np.float32).reshape(shape.totalM, shape.totalN))
+    return out[0], out[1]
+
+
+def _g(v: float) -> str:
+    """iostream default formatting of a float (6 significant digits, as ``%g``)."""
+    return f"{float(v):g}"
+
+
+@dataclass
+class FloatCompare:
+    """The sample's ``CompareFloat(name, out, golden, tol)``: errors, first max diff, printed lines."""
+
+    errors: int
+    max_diff: float
+    max_diff_index: int
+    precision: float
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.errors == 0
+
+    def to_json(self) -> dict:
+        return {"errors": self.errors, "max_diff": self.max_diff, "max_diff_index": self.max_diff_index,
+                "precision": self.precision}
+
+
+def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = COMPARE_TOL) -> FloatCompare:
+    """``diff = |actual - golden|`` in float; ``diff > tol`` is an error; a strictly larger diff moves
+    the max (first occurrence wins); NaN diffs fail both comparisons (neither error nor max)."""
+    a = np.asarray(actual, np.float32).ravel()
+    g = np.asarray(golden, np.float32).ravel()
+    n = g.size
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(a[:n] - g)
+        bad = np.flatnonzero(diff > np.float32(tol))
+        finite = np.where(np.isnan(diff), np.float32(-1), diff)
+    idx = int(np.argmax(finite)) if n else 0
+    max_diff = float(max(finite[idx], 0.0)) if n else 0.0
+    idx = idx if max_diff > 0 else 0
+    errors = int(bad.size)
+    precision = float(np.float32((n - errors) / n * 100)) if n else 100.0
+    lines = [f"{name} mismatch index {i}, expected {_g(g[i])}, actual {_g(a[i])}, diff {_g(diff[i])}"
+             for i in bad[:MAX_MISMATCH_LINES]]
+    lines.append(f"{name} precision {_g(precision)}%, errors {errors}, max diff {_g(max_diff)} at {idx}")
+    return FloatCompare(errors, max_diff, idx, precision, lines)
+
+
+def kernel_class(variant: str) -> type:
+    module, cls, _ = VARIANTS[variant]
+    return getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+
+
+def variant_shape(variant: str, base: SoftmaxShape = SoftmaxShape()) -> SoftmaxShape:
+    """The template arguments the sample instantiates the variant with (7 doubles tileLen)."""
+    factor = VARIANTS[variant][2]
+    return SoftmaxShape(base.totalM, base.totalN, base.singleCoreM, base.singleCoreN, base.tileLen * factor)
+
+
+def envelope_violations(shape: SoftmaxShape) -> list[str]:
+    """Shape assumptions every variant hard-wires (spec 2, envelope)."""
+    out = []
+    if shape.singleCoreN != shape.totalN:
+        out.append("SINGLE_CORE_N must equal TOTAL_N (a column split would softmax partial rows)")
+    if shape.tileLen % shape.singleCoreN:
+        out.append("tileLen must be a multiple of SINGLE_CORE_N")
+    elif (shape.tileLen // shape.singleCoreN) % 2 or shape.singleCoreM % 2 or shape.totalM % shape.singleCoreM % 2:
+        out.append("3 and 7 walk rows two at a time: rows per tile and per block must be even")
+    if shape.totalN % 64 or not 4 * 64 < shape.totalN <= 64 * 64:
+        out.append("TOTAL_N must be a multiple of 64 in (256, 4096] (one-VF library ReduceSum, whole VL chunks)")
+    return out
+
+
+def ub_plan(variant: str, shape: SoftmaxShape, machine: Machine) -> UbReport:
+    """The variant's UB plan: InitBuffer (0) or the raw-address LocalTensors built in Process (3, 7)."""
+    cls = kernel_class(variant)
+    holder: dict[str, Any] = {}
+
+    def init() -> None:
+        op = cls(shape)
+        op.Init(gm_alloc("x", 64), gm_alloc("y", 64))
+        op.PrepareTensors()
+        holder["op"] = op
+
+    events, _ = dry_run(init, machine)
+    rep = ub_report(events, machine.ub_budget_bytes)
+    if rep.buffers:
+        return rep
+    op = holder["op"]
+    rows = [{"name": k, "position": v.position, "num": 1, "bytes_each": v.count * 4, "bytes": v.count * 4,
+             "addr": v.addr} for k, v in vars(op).items() if type(v).__name__ == "LocalTensor"]
+    return UbReport(rows, max(r["addr"] + r["bytes"] for r in rows), machine.ub_budget_bytes)
+
+
+@dataclass
+class VariantRun:
+    variant: str
+    step: int
+    shape: SoftmaxShape
+    launch: LaunchResult
+    compare: FloatCompare
+    check64: CheckResult
+    ub: UbReport
+    output: np.ndarray = field(repr=False, default=None)
+
+    @property
+    def passed(self) -> bool:
+        diags = self.launch.diagnostics
+        return (self.compare.passed and self.check64.passed and self.ub.fits and not self.launch.aborted
+                and not any(d.severity == "error" for d in diags))
+
+    def verdict(self) -> str:
+        return f"[{self.variant}] step {self.step} {'PASSED' if self.compare.passed else 'FAILED'}"
+
+
+def run_variant(variant: str, x: np.ndarray, golden: np.ndarray, base: SoftmaxShape = SoftmaxShape(),
+                machine: Machine | None = None) -> VariantRun:
+    machine = machine or load_machine()
+    shape = variant_shape(variant, base)
+    cls = kernel_class(variant)
+    gx = gm_alloc("x", np.ascontiguousarray(x, np.float32))
+    gy = gm_alloc("y", x.size * 4)
+    result = launch(make_entry(cls, shape), shape.blocks, [gx, gy], machine, name=f"softmax {variant}")
+    out = gy.buf.as_array(np.float32).reshape(x.shape).copy()
+    compare = CompareFloat("output", out, golden, COMPARE_TOL)
+    check = check_abs(out, softmax64(x), COMPARE_TOL)
+    step = importlib.import_module(f"{__package__}.{VARIANTS[variant][0]}").STEP
+    return VariantRun(variant, step, shape, result, compare, check, ub_plan(variant, shape, machine), out)
+
+
+def variant_json(run: VariantRun) -> dict[str, Any]:
+    c = run.check64
+    return {
+        "step": run.step,
+        "passed": run.passed,
+        "tile_len": run.shape.tileLen,
+        "compare": run.compare.to_json(),
+        "float64_check": {"tolerance": COMPARE_TOL, "passed": c.passed, "failures": c.failures,
+                          "max_abs_error": c.worst_error, "index": c.worst_index},
+        "ub": run.ub.to_json(),
+        "diagnostics": [d.to_json() for d in run.launch.diagnostics],
+    }
+
+
+__all__ = ["TILE_LEN", "VARIANTS", "CompareFloat", "gen_data", "run_variant", "softmax64"]

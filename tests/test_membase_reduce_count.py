@@ -1,0 +1,116 @@
+"""MemBase ReduceMax / ReduceSum count forms (library expansion on dav-3510), against numpy references."""
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from toolkit import membase as AscendC
+from toolkit.diagnostics import KernelAbort
+from toolkit.events import ScalarOp, Sync, VfCall
+from toolkit.pipe import TPipe
+from toolkit.runtime import CoreContext, running
+from toolkit.tensor import LocalTensor
+
+F32 = np.float32
+SRC, WORK, DST = 0, 16384, 24576
+
+
+@pytest.fixture
+def ctx():
+    c = CoreContext()
+    with running(c):
+        TPipe()
+        yield c
+
+
+def put(ctx, addr, arr):
+    ctx.ub.write(addr, np.ascontiguousarray(arr, F32).view(np.uint8))
+
+
+def get(ctx, addr, n):
+    return ctx.ub.data[addr:addr + 4 * n].view(F32).copy()
+
+
+def T(addr, n=4096):
+    return LocalTensor(addr, F32, n)
+
+
+def tree(v):
+    """Adjacent-pair tree sum over the last axis, fp32 at every level."""
+    v = np.asarray(v, F32)
+    while v.shape[-1] > 1:
+        v = (v[..., 0::2] + v[..., 1::2]).astype(F32)
+    return v[..., 0]
+
+
+def last_vf(ctx) -> VfCall:
+    return [e for e in ctx.events if isinstance(e, VfCall)][-1]
+
+
+@pytest.mark.parametrize("count", [2048, 300, 4096])
+def test_reduce_max_is_the_maximum_and_runs_the_library_vf(ctx, count):
+    x = np.random.default_rng(count).uniform(-5, 5, 4096).astype(F32)
+    put(ctx, SRC, x)
+    AscendC.ReduceMax(T(DST, 8), T(SRC), T(WORK), count)
+    assert get(ctx, DST, 1)[0] == x[:count].max()
+    ev = last_vf(ctx)
+    chunks = -(-count // 64)
+    ops = Counter(i[0] for i in ev.instrs)
+    assert (ev.name, ev.launch) == ("ReduceMax", "membase")
+    assert ops["RV_VLOOP"] == 1 and ops["RV_PLT"] == ops["RV_VLD"] == ops["RV_VMAX"] == ops["RV_VSEL"] == chunks
+    assert ops["RV_VCMAX"] == ops["RV_VSTUI"] == ops["RV_VSTAS"] == ops["RV_VDUP"] == 1
+    assert not any(isinstance(e, (Sync, ScalarOp)) for e in ctx.events)      # no flag, no scalar read
+
+
+def test_reduce_max_seed_is_lowest_finite_and_nan_propagates(ctx):
+    put(ctx, SRC, np.full(512, -np.inf, F32))
+    AscendC.ReduceMax(T(DST, 8), T(SRC), T(WORK), 512)
+    assert get(ctx, DST, 1)[0] == np.finfo(F32).min
+    x = np.zeros(512, F32)
+    x[300] = np.nan
+    put(ctx, SRC, x)
+    AscendC.ReduceMax(T(DST, 8), T(SRC), T(WORK), 512)
+    assert np.isnan(get(ctx, DST, 1)[0])
+
+
+@pytest.mark.parametrize("count", [2048, 257, 4096])
+def test_reduce_sum_chunk_partials_then_their_tree(ctx, count):
+    x = np.random.default_rng(7).uniform(0, 1, 4096).astype(F32)
+    put(ctx, SRC, x)
+    AscendC.ReduceSum(T(DST, 8), T(SRC), T(WORK), count)
+    chunks = -(-count // 64)
+    padded = np.zeros(chunks * 64, F32)
+    padded[:count] = x[:count]
+    partial = tree(padded.reshape(chunks, 64))
+    lanes = np.zeros(64, F32)
+    lanes[:chunks] = partial
+    np.testing.assert_array_equal(get(ctx, WORK, chunks), partial)
+    assert get(ctx, DST, 1)[0] == tree(lanes)
+    assert abs(float(get(ctx, DST, 1)[0]) - float(np.sum(x[:count], dtype=np.float64))) < 1e-3
+    ev = last_vf(ctx)
+    ops = Counter(i[0] for i in ev.instrs)
+    assert ops["RV_VLOOP"] == 2 and ops["RV_VCADD"] == ops["RV_VSTUI"] == chunks + 1 and ops["RV_VSTAS"] == 2
+    assert ops["RV_MEMBAR"] == 1
+    tail = ctx.events[-3:]
+    assert [(e.src, e.dst, e.kind) for e in tail[:2]] == [("VECTOR", "SCALAR", "set"), ("VECTOR", "SCALAR", "wait")]
+    assert isinstance(tail[2], ScalarOp) and tail[2].kind == "ub_read"
+
+
+def test_reduce_sum_needs_a_tpipe_and_a_supported_count():
+    c = CoreContext()
+    with running(c):
+        put(c, SRC, np.ones(2048, F32))
+        with pytest.raises(KernelAbort):
+            AscendC.ReduceSum(T(DST, 8), T(SRC), T(WORK), 2048)
+        assert "BAD_PARAMETER" in c.diag.codes()
+    c = CoreContext()
+    with running(c):
+        TPipe()
+        with pytest.raises(NotImplementedError):
+            AscendC.ReduceSum(T(DST, 8), T(SRC), T(WORK), 256)
+
+
+def test_undefined_source_reaches_the_scalar_read(ctx):
+    put(ctx, SRC, np.ones(1024, F32))                   # 1024..2047 never written
+    AscendC.ReduceSum(T(DST, 8), T(SRC), T(WORK), 2048)
+    assert any(d.code == "UNDEFINED_READ" for d in ctx.diag)

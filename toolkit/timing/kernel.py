@@ -1,0 +1,159 @@
+"""Whole-launch timing: every core's pipes, GM shared between the cores, launch and tail.
+
+Cores run their own event streams; what couples them is GM. The launch is simulated as a fixed point:
+first every core alone (each DMA at the single-core cost), then, for every DMA, (a) how many cores
+move data in the same direction during it (time average of the number of cores with that MTE pipe
+busy, its own core included: they share the GM bandwidth) and (b) for reads, how many bytes the other
+cores have in flight meanwhile (each core at most ``[memory] dma_outstanding_bytes``: the queue a new
+read request waits behind) are fed back into the DMA cost (:func:`toolkit.timing.core.dma_cost`) and
+the cores are simulated again, ``[memory] load_iterations`` times at most or until no DMA's figures
+move by more than 1 %. A launch on one core is the single-core model exactly.
+"""
+from __future__ import annotations
+
+import bisect
+from typing import Callable
+
+from ..events import PIPE_MTE2, PIPE_MTE3
+from ..machine import Machine
+from .core import CoreTiming
+
+DMA_PIPES = (PIPE_MTE2, PIPE_MTE3)
+#: reads wait behind the requests of every core (a write is posted: it completes once the core sent it)
+QUEUED_PIPES = (PIPE_MTE2,)
+CoreFn = Callable[..., CoreTiming]           #: (core, events, concurrency) -> CoreTiming
+
+
+def _merged(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for s, e in sorted(intervals):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return [(s, e) for s, e in out]
+
+
+class StepProfile:
+    """A step function of time (sum of weighted intervals) with its running integral."""
+
+    def __init__(self, steps: dict[int, float]):
+        self.times = sorted(steps)
+        self.level: list[float] = []
+        self.integral: list[float] = []
+        level = area = 0.0
+        prev = self.times[0] if self.times else 0
+        for t in self.times:
+            area += level * (t - prev)
+            level += steps[t]
+            self.level.append(level)
+            self.integral.append(area)
+            prev = t
+
+    def _area(self, t: int) -> float:
+        k = bisect.bisect_right(self.times, t) - 1
+        if k < 0:
+            return 0.0
+        return self.integral[k] + self.level[k] * (t - self.times[k])
+
+    def average(self, a: int, b: int) -> float:
+        """Mean level over [a, b) (the level at ``a`` for an empty interval)."""
+        if b <= a:
+            k = bisect.bisect_right(self.times, a) - 1
+            return self.level[k] if k >= 0 else 0.0
+        return (self._area(b) - self._area(a)) / (b - a)
+
+
+def _add(steps: dict[int, float], s: int, e: int, w: float) -> None:
+    steps[s] = steps.get(s, 0.0) + w
+    steps[e] = steps.get(e, 0.0) - w
+
+
+class BusyProfile(StepProfile):
+    """How many cores have ``pipe`` busy (a core with overlapping copies counts once)."""
+
+    def __init__(self, timings: list[CoreTiming], pipe: str):
+        steps: dict[int, float] = {}
+        for ct in timings:
+            for s, e in _merged([(sl.start, sl.end) for sl in ct.slices if sl.pipe == pipe]):
+                _add(steps, s, e, 1.0)
+        super().__init__(steps)
+
+
+def in_flight(ct: CoreTiming, pipe: str, window: float) -> StepProfile:
+    """Bytes one core has requested and not yet received on ``pipe``, at most ``window``."""
+    steps: dict[int, float] = {}
+    for sl in ct.slices:
+        if sl.pipe == pipe:
+            _add(steps, sl.start, sl.end, float(sl.args.get("bytes", 0)))
+    raw = StepProfile(steps)
+    capped: dict[int, float] = {}
+    prev = 0.0
+    for t, level in zip(raw.times, raw.level):
+        v = min(level, window)
+        if v != prev:
+            capped[t] = v - prev
+            prev = v
+    return StepProfile(capped)
+
+
+class QueueProfile(StepProfile):
+    """Bytes in flight over all cores on ``pipe`` (each core at most ``window``)."""
+
+    def __init__(self, per_core: list[StepProfile]):
+        steps: dict[int, float] = {}
+        for prof in per_core:
+            prev = 0.0
+            for t, level in zip(prof.times, prof.level):
+                steps[t] = steps.get(t, 0.0) + level - prev
+                prev = level
+        super().__init__(steps)
+
+
+def concurrency(timings: list[CoreTiming], machine: Machine) -> list[dict[str, list[tuple[float, float]]]]:
+    """Per core and MTE pipe, for each of its DMAs in order: (cores moving data in that direction
+    meanwhile, >= 1; bytes the other cores have in flight ahead of it on a queued pipe, else 0)."""
+    window = machine.params["memory"]["dma_outstanding_bytes"]
+    out: list[dict[str, list[tuple[float, float]]]] = [{} for _ in timings]
+    for pipe in DMA_PIPES:
+        busy = BusyProfile(timings, pipe)
+        queued = pipe in QUEUED_PIPES
+        own = [in_flight(ct, pipe, window) if queued else None for ct in timings]
+        total = QueueProfile(own) if queued else None
+        for k, ct in enumerate(timings):
+            rows = []
+            for sl in ct.slices:
+                if sl.pipe != pipe:
+                    continue
+                ahead = total.average(sl.start, sl.end) - own[k].average(sl.start, sl.end) if queued else 0.0
+                rows.append((max(1.0, busy.average(sl.start, sl.end)), max(0.0, ahead)))
+            out[k][pipe] = rows
+    return out
+
+
+def _lookup(table: dict[str, list[tuple[float, float]]]) -> Callable[[str, int], tuple[float, float]]:
+    return lambda pipe, k: table[pipe][k] if k < len(table[pipe]) else (1.0, 0.0)
+
+
+def _moved(old: list[dict], new: list[dict], tol: float = 0.01) -> bool:
+    for a, b in zip(old, new):
+        for pipe in DMA_PIPES:
+            for x, y in zip(a[pipe], b[pipe]):
+                if abs(x[0] - y[0]) > tol * x[0] or abs(x[1] - y[1]) > tol * max(x[1], 1024.0):
+                    return True
+    return False
+
+
+def simulate_launch(core_fn: CoreFn, streams: list[tuple[int, list]], machine: Machine) -> list[CoreTiming]:
+    """Timing of every core of a launch (``streams``: (core id, events)) with shared GM bandwidth."""
+    timings = [core_fn(core, events, None) for core, events in streams]
+    if len(streams) < 2:
+        return timings
+    loads = concurrency(timings, machine)
+    for _ in range(int(machine.params["memory"]["load_iterations"])):
+        timings = [core_fn(core, events, _lookup(load)) for (core, events), load in zip(streams, loads)]
+        new = concurrency(timings, machine)
+        if not _moved(loads, new):
+            break
+        loads = new
+    return timings
