@@ -150,6 +150,20 @@ def test_row5_index_out_of_range_is_gm_out_of_bounds(case_dir, tmp_path, value):
     assert out.count("error GM_OUT_OF_BOUNDS core 3 at operators/kv_rms_norm_rope_cache/common.py:") == 2
 
 
+def test_row5_non_finite_values_keep_the_report_strict_json(case_dir, tmp_path):
+    data = fresh_case(case_dir, tmp_path / "case")
+    path = os.path.join(data, "output", "v_out_golden.bin")
+    golden = np.fromfile(path, dtype="<u2")
+    golden[[5, 9]] = [0x7F80, 0x7FC0]                                   # +inf and NaN in the golden
+    golden.tofile(path)
+    code, out, err = kv(*SMALL, "--data-dir", data, "--backend", "regbase", "--json", "-")
+
+    def refuse(name):
+        raise AssertionError(f"{name} is not JSON")
+    doc = json.loads(out, parse_constant=refuse)
+    assert code == 1 and err == "" and doc["backends"]["regbase"]["outputs"]["v_out"]["errors"] >= 1
+
+
 # -- row 6: one file, two spellings --------------------------------------------------------------------
 
 def test_row6_two_spellings_of_one_output_are_refused(tmp_path, monkeypatch):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import signal
 import sys
@@ -127,7 +128,22 @@ def write_output(path: str, text: str) -> None:
 
 
 def dump_json(data: Any) -> str:
-    return json.dumps(data, indent=2, sort_keys=False, default=_json_default)
+    """Strict JSON (what jq and browsers accept): a non-finite float (an inf or NaN max diff from
+    hostile data) becomes null."""
+    try:
+        return json.dumps(data, indent=2, sort_keys=False, default=_json_default, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(json.loads(json.dumps(data, default=_json_default))), indent=2)
+
+
+def _finite(o: Any) -> Any:
+    if isinstance(o, float):
+        return o if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: _finite(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_finite(v) for v in o]
+    return o
 
 
 def _json_default(o: Any) -> Any:

@@ -401,7 +401,11 @@ def _to_stdout(payload: str | bytes) -> None:
     try:
         fd = out.fileno()
     except (AttributeError, OSError, ValueError):      # replaced by an in-memory stream
-        out.write(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+        if isinstance(payload, bytes) and hasattr(out, "buffer"):
+            out.flush()
+            out.buffer.write(payload)
+        else:
+            out.write(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
         out.flush()
         return
     out.flush()

@@ -1,0 +1,129 @@
+"""Property-based fuzzing of OutputPlan and scripts/gen_data.py over hostile output paths and options:
+an output is refused up front (nothing changes) or written whole where it belongs (links, modes and
+devices intact); a temp file is never left behind."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import stat
+import tempfile
+from contextlib import redirect_stderr, redirect_stdout
+
+from hypothesis import given, note, strategies as st
+
+from host import gen_data
+from host.binio import case_layout
+from toolkit.outputs import OutputError, OutputPlan
+
+from _hostile import leftovers, snapshot
+
+#: path spellings a user might give, relative to a sandbox holding the entries made by ``sandbox()``
+PATHS = ["out.json", "-", "", "dir", "dir/", "dir/new.json", "missing/x.json", "existing.json", "./existing.json",
+         "link.json", "hard.json", "dangling.json", "loop.json", "/dev/null", "/proc/version", "n" * 300,
+         "existing.json/x", "sub/../out.json", "dir/../existing.json", "ro.json", "a\0b", "/", ".", "dir/link.json"]
+
+
+def sandbox() -> str:
+    root = tempfile.mkdtemp(prefix="mc-fuzz-")
+    os.mkdir(os.path.join(root, "dir"))
+    os.mkdir(os.path.join(root, "sub"))
+    with open(os.path.join(root, "existing.json"), "w") as fh:
+        fh.write("old")
+    os.chmod(os.path.join(root, "existing.json"), 0o600)
+    with open(os.path.join(root, "ro.json"), "w") as fh:
+        fh.write("read-only")
+    os.chmod(os.path.join(root, "ro.json"), 0o444)
+    os.link(os.path.join(root, "existing.json"), os.path.join(root, "hard.json"))
+    os.symlink("existing.json", os.path.join(root, "link.json"))
+    os.symlink("../existing.json", os.path.join(root, "dir", "link.json"))
+    os.symlink("dir/made.json", os.path.join(root, "dangling.json"))
+    os.symlink("loop.json", os.path.join(root, "loop.json"))
+    return root
+
+
+def _resolved(root: str, path: str) -> str:
+    return os.path.realpath(os.path.join(root, path))
+
+
+def _check_invariants(root: str) -> None:
+    """What no run may ever change: links stay links, the hard link stays one file, modes stay."""
+    assert os.path.islink(os.path.join(root, "link.json")) and os.path.islink(os.path.join(root, "dangling.json"))
+    assert os.path.samefile(os.path.join(root, "existing.json"), os.path.join(root, "hard.json"))
+    assert stat.S_IMODE(os.stat(os.path.join(root, "existing.json")).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(os.path.join(root, "ro.json")).st_mode) == 0o444
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode) and os.path.isdir(os.path.join(root, "dir"))
+    assert not leftovers(root)
+
+
+contents = st.one_of(st.text(max_size=50), st.binary(max_size=50))
+
+
+@given(targets=st.dictionaries(st.sampled_from(["json", "trace", "html", "csv"]), st.sampled_from(PATHS), max_size=4),
+       data=st.data())
+def test_output_plan_refuses_up_front_or_writes_every_output(targets, data):
+    root = sandbox()
+    cwd = os.getcwd()
+    try:
+        os.chdir(root)
+        before = snapshot(root)
+        try:
+            plan = OutputPlan(targets)
+        except OutputError as err:
+            assert "\n" not in str(err) and str(err).startswith("cannot write --") or "two outputs" in str(err)
+            assert snapshot(root) == before
+            return
+        payload = {name: data.draw(contents, label=name) for name in targets}
+        raw = io.BytesIO()
+        out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+        with redirect_stdout(out):
+            plan.commit(payload)
+        for name, path in targets.items():
+            want = payload[name] if isinstance(payload[name], bytes) else payload[name].encode()
+            want += b"" if isinstance(payload[name], bytes) or payload[name].endswith("\n") else b"\n"
+            if path == "-":
+                assert raw.getvalue() == want
+            elif path != "/dev/null":
+                with open(_resolved(root, path), "rb") as fh:
+                    assert fh.read() == want, (name, path)
+        _check_invariants(root)
+    finally:
+        os.chdir(cwd)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+SIZES = {"--batch": ["1", "2", "0", "-1", "99999999999999999999", "x", ""], "--seq": ["1", "3", "8", "0", "-2", "1.5"],
+         "--dv": ["64", "32", "0", "-64"], "--dk": ["16", "2", "15", "0"],
+         "--epsilon": ["1e-5", "0", "nan", "-1", "inf", "1e40", "abc"],
+         "--seed": ["0", "7", "-1", str(2**64), "x"]}
+OUT_DIRS = ["case", "", "existing.json", "dir", "dir/new", "missing/deeper/case", "link.json", "/proc/version",
+            "ro.json/x", "n" * 300]
+
+
+@given(picks=st.fixed_dictionaries({k: st.sampled_from(v) for k, v in SIZES.items()}),
+       drop=st.sets(st.sampled_from(sorted(SIZES)), max_size=2), out=st.sampled_from(OUT_DIRS),
+       extra=st.lists(st.sampled_from(["--nope", "--output", "--seed=3", "pos"]), max_size=1))
+def test_gen_data_writes_a_whole_case_or_nothing(picks, drop, out, extra):
+    root = sandbox()
+    cwd = os.getcwd()
+    argv = [x for k, v in picks.items() if k not in drop for x in (k, v)] + ["--output", out] + extra
+    note(repr(argv))
+    try:
+        os.chdir(root)
+        before = snapshot(root)
+        err = io.StringIO()
+        with redirect_stderr(err), redirect_stdout(io.StringIO()):
+            code = gen_data.main(argv)
+        assert code in (0, 2) and "Traceback" not in err.getvalue()
+        if code == 2:
+            assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("gen_data.py: error: ")
+            assert snapshot(root) == before
+        else:
+            dims = {k: int(picks[k]) for k in ("--batch", "--seq", "--dv", "--dk")}
+            for key, (dt, shape) in case_layout(dims["--batch"], 1, dims["--seq"], dims["--dv"], dims["--dk"]).items():
+                size = os.path.getsize(os.path.join(root, out, key + ".bin"))
+                assert size == dt.itemsize * int(gen_data.np.prod(shape)), key
+        _check_invariants(root)
+    finally:
+        os.chdir(cwd)
+        shutil.rmtree(root, ignore_errors=True)
