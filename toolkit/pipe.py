@@ -210,8 +210,22 @@ class TPipe:
                     ctx.report("QUEUE_LEAK", f"{que.name} buffer {idx} is still {st} at kernel end",
                                where=que.alloc_site[idx])
 
+    def FetchEventID(self, evt: Any) -> int:
+        """``TPipe::FetchEventID<HardEvent>()``: an event id for one SetFlag/WaitFlag pair of that event
+        type (ids handed out round robin over the 8 hardware ids)."""
+        ids = self.__dict__.setdefault("_event_ids", {})
+        k = ids.get(evt, 0)
+        ids[evt] = (k + 1) % 8
+        return k
+
     def Destroy(self) -> None:
         pass
+
+
+def GetTPipePtr() -> "TPipe | None":
+    """The TPipe the running kernel created last (``GetTPipePtr()``)."""
+    pipes = current().pipes
+    return pipes[-1] if pipes else None
 
 
 def _plan_row(p: BufferInit) -> dict:

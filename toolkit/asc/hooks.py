@@ -54,15 +54,21 @@ def new(kind_id: int, a: int, b: int) -> int:
         obj = rt.UnalignRegForStore()
     else:
         raise KeyError(f"unknown object kind {kind}")
-    return _prog().new_handle(obj)
+    handle = _prog().new_handle(obj)
+    if kind in _REG_KINDS:
+        _prog().declared.add(handle)              # a named register: alive until its destructor
+    return handle
 
 
 def free(handle: int) -> None:
-    obj = _prog().drop(handle)
-    kind = _REG_KINDS.get(type(obj).__name__)
+    prog = _prog()
+    obj = prog.drop(handle)
+    if handle not in prog.declared:
+        return
+    prog.declared.discard(handle)
     ctx = current_or_none()
-    if kind is not None and ctx is not None and ctx.vf is not None:
-        ctx.vf.undeclare(kind)
+    if ctx is not None and ctx.vf is not None:
+        ctx.vf.undeclare(_REG_KINDS[type(obj).__name__])
 
 
 def copy(handle: int) -> int:
@@ -153,7 +159,11 @@ def launch_arg(handle: int, index: int, addr: int, dtype: int) -> None:
     while len(state.args) <= index:
         state.args.append(None)
     if found is not None:
-        state.args[index] = (found[0], found[1], bridge.DTYPES.get(dtype, bridge.DTYPES[2]))
+        buf = found[0]
+        names = _prog().kernel_params.get(state.name.split("<", 1)[0].split("::")[-1].strip(), [])
+        if index < len(names) and buf.name.startswith("gm") and buf.name[2:].isdigit():
+            buf.name = names[index]               # diagnostics name the buffer after the kernel parameter
+        state.args[index] = (buf, found[1], bridge.DTYPES.get(dtype, bridge.DTYPES[2]))
 
 
 def core_begin(handle: int, core: int) -> tuple[int, int]:

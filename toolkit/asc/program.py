@@ -62,15 +62,17 @@ class ProgramState:
     """Everything the bridge needs between two native calls (one instance per child process)."""
 
     def __init__(self, machine: Machine, results_path: str, kernel_params: dict[str, list[str]],
-                 want_trace: bool = False):
+                 want_trace: bool = False, keep_events: bool = False):
         from ..timing.model import TimingModel
         self.machine = machine
         self.timing_model = TimingModel(machine)
         self.want_trace = want_trace
+        self.keep_events = keep_events
         self.strings: list[str] = []
         self._string_ids: dict[str, int] = {}
         self.objects: dict[int, Any] = {}
         self._handles: dict[int, int] = {}
+        self.declared: set[int] = set()
         self._next = 0
         self.arena = GmArena()
         self.ub = UbRegion(1, machine.ub_bytes)

@@ -21,6 +21,8 @@ def launch_record(state, prog) -> dict[str, Any]:
               **launch_summary(result, prog.timing_model, timing)}
     names = prog.kernel_params.get(kernel_base_name(state.name), [])
     record["outputs"] = _outputs(state, names)
+    if prog.keep_events:                           # for tests and tools: the raw event streams per core
+        record["events"] = [core.events for core in result.cores]
     if prog.want_trace:
         from ..views.trace import launch_trace
         label = f"launch {prog.launches} {state.name}"

@@ -64,21 +64,22 @@ def _child_env(built: Built, run_dir: Path, exe: Path, status_fd: int) -> dict[s
 
 
 def run_program(built: Built, args: list[str], timeout: float | None = None, trace: bool = False,
-                cwd: str | None = None) -> ProgramRun:
+                cwd: str | None = None, keep_events: bool = False) -> ProgramRun:
+    """Run ``built`` with ``args``; ``keep_events`` also returns every launch's raw event streams."""
     run_dir = Path(tempfile.mkdtemp(prefix="migrate-check-run-"))
     try:
-        return _run_in(run_dir, built, args, timeout, trace, cwd)
+        return _run_in(run_dir, built, args, timeout, trace, cwd, keep_events)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
-def _run_in(run_dir: Path, built: Built, args: list[str], timeout, trace: bool, cwd) -> ProgramRun:
+def _run_in(run_dir: Path, built: Built, args: list[str], timeout, trace: bool, cwd, keep_events: bool) -> ProgramRun:
     exe = run_dir / built.source.stem
     exe.write_bytes(b"")                    # the program's own path exists, as an executable would
     _python_wrapper(run_dir / "bin")
     results = run_dir / "results.pkl"
     spec = {"library": str(built.library), "exe": str(exe), "results": str(results),
-            "kernel_params": built.kernel_params, "trace": trace}
+            "kernel_params": built.kernel_params, "trace": trace, "keep_events": keep_events}
     (run_dir / "spec.json").write_text(json.dumps(spec))
     status_r, status_w = os.pipe()
     cmd = [sys.executable, "-m", "toolkit.asc.child", str(run_dir / "spec.json"), "--", *args]
@@ -132,8 +133,9 @@ def _records(path: Path) -> list[dict]:
                     out.append(pickle.load(fh))
                 except EOFError:
                     break
-                except (pickle.UnpicklingError, ValueError, AttributeError):
-                    break                        # a record cut short by a crash
+                except (pickle.UnpicklingError, ValueError, AttributeError, ImportError) as err:
+                    out.append({"kind": "truncated", "why": f"{type(err).__name__}: {err}"})
+                    break                        # a record cut short by a crash, or unreadable
     except OSError:
         pass
     return out
@@ -142,6 +144,8 @@ def _records(path: Path) -> list[dict]:
 def _result(built: Built, code: int, out: bytes, err: bytes, records: list[dict], status: str,
             timed_out: bool, timeout) -> ProgramRun:
     launches = [r for r in records if r.get("kind") == "launch"]
+    if code is not None and code < 0 and records and records[-1].get("kind") == "truncated":
+        records = records[:-1]                    # the crash cut the last record: the crash is the news
     host_errors = [r for r in records if r.get("kind") == "host_error"]
     run = ProgramRun(str(built.source), code, out.decode(errors="replace"), err.decode(errors="replace"),
                      launches, None, host_errors)
@@ -157,6 +161,8 @@ def _result(built: Built, code: int, out: bytes, err: bytes, records: list[dict]
         run.exit_status = 128 + sig
     elif code == 70 and "migrate-check runtime:" in run.stderr:
         run.failure = "internal error of the emulator bridge: " + run.stderr.strip().splitlines()[-1]
+    elif records and records[-1].get("kind") == "truncated":
+        run.failure = "internal error: the run's results are unreadable (" + records[-1]["why"] + ")"
     return run
 
 

@@ -2,14 +2,16 @@
 
 Kernel ports write ``from toolkit import regbase as Reg`` and call ``Reg.LoadAlign[float](...)``.
 """
-from .arith import (Abs, Add, Adds, Div, Duplicate, Exp, Ln, LocalMemBar, Max, Maxs, Min, Mins, Mul, Muls,
+from .arith import (Abs, Add, Adds, Div, Duplicate, Exp, Ln, LocalMemBar, Max, Maxs, Min, Mins, Mul, Mula, Muls,
                     Relu, Select, Sqrt, Sub)
+from .select import Arange, Compare, Compares, CompareScalar, Gather, MaskAnd, MaskNot, MaskOr, MaskXor
 from .cast import Cast
 from .datamove import (CreateAddrReg, LoadAlign, LoadUnAlign, LoadUnAlignPre, StoreAlign, StoreUnAlign,
                        StoreUnAlignPost)
 from .mask import CreateMask, UpdateMask
 from .reduce import Reduce, ReduceMax, ReduceMin, ReduceSum
-from .types import (VL, AddrReg, CastTrait, DataCopyMode, HighLowPart, LoadDist, MaskMergeMode, MaskPattern,
+from .types import (VL, AddrReg, CastTrait, CMPMODE, DataCopyMode, HighLowPart, IndexOrder, LoadDist, MaskDist,
+                    MaskMergeMode, MaskPattern,
                     MaskReg, MemType, PostLiteral, ReduceType, RegLayout, RegTensor, RoundMode, SatMode, StoreDist,
                     UnalignRegForLoad, UnalignRegForStore)
 from .vf import VLOOP, __simd_callee__, __simd_vf__, asc_vf_call

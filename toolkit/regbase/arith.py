@@ -129,6 +129,26 @@ Adds = _scalar("add", "RV_VADDS", "Adds")
 Muls = _scalar("mul", "RV_VMULS", "Muls")
 Maxs = _scalar("max", "RV_VMAXS", "Maxs")
 Mins = _scalar("min", "RV_VMINS", "Mins")
+
+
+@template
+def Mula(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg) -> None:
+    """``Mula<T, mode>(dst, src0, src1, mask)``: dst = src0 * src1 + dst (VMULA; rounding: machine setting
+    ``[numerics] mula_fused``)."""
+    rec = current().vf or current_recorder()
+    dt = t.type(0) or dst.dtype
+    mode = t.enum(MaskMergeMode, ZEROING)
+    w = dt.itemsize
+    _check_accumulator(dst, (src0, src1, dst), mask, w, mode, "Mula")
+    a, b, c = src0.raw.view(dt), src1.raw.view(dt), dst.raw.view(dt)
+    if rec.machine.params["numerics"]["mula_fused"] and dt.kind == "f" and dt != np.float64:
+        result = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(dt)
+    else:
+        result = elementwise("add", dt)(elementwise("mul", dt)(a, b), c)
+    lane_def = _and_def(src0.lane_defined(w), src1.lane_defined(w), dst.lane_defined(w))
+    _finish(rec, "RV_VMULA", dst, dt, result, lane_def, mask, mode, (src0.id, src1.id, dst.id))
+
+
 Sqrt = _unary("sqrt", "RV_VSQRT")
 Exp = _unary("exp", "RV_VEXP")
 Abs = _unary("abs", "RV_VABS")

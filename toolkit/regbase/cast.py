@@ -39,6 +39,8 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     layout = max(trait.layoutMode.value, 0) if trait.layoutMode != RegLayout.UNKNOWN else 0
     mode = trait.mrgMode if trait.mrgMode != MaskMergeMode.UNKNOWN else MaskMergeMode.ZEROING
     rmode = trait.roundMode
+    if rmode == RoundMode.UNKNOWN:      # unspecified: round to nearest when narrowing a float, else exact
+        rmode = RoundMode.CAST_RINT if is_floating(sdt) and ddt.itemsize < sdt.itemsize else RoundMode.CAST_NONE
     if is_floating(sdt) and ddt == BF16 and sdt.itemsize == 4 and rmode == RoundMode.CAST_NONE:
         ctx.report("BAD_PARAMETER", "Cast float -> bfloat16_t needs a rounding mode (CAST_NONE is rejected)")
     if rmode == RoundMode.CAST_HYBRID:

@@ -99,6 +99,7 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
     else:
         raw = _place(dist, data, 0)
         dst.set(raw, None if shadow is None else _place(dist, shadow, True), rec, 1)
+        dst.acc_lanes = None              # a freshly loaded register holds no partial results
         rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot(w))
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         ptr.addr += int(rest[0]) * ptr.dtype.itemsize
@@ -283,8 +284,9 @@ def StoreUnAlign(t: TArgs, dst: UbPtr, src: RegTensor, ureg: UnalignRegForStore,
     ctx = current()
     rec = ctx.vf or current_recorder()
     dt = t.type(0) or src.dtype
-    n = (VL // dt.itemsize if count is None else int(count)) * dt.itemsize
-    addr = dst.addr
+    areg = count if isinstance(count, AddrReg) else None          # (dst, src, ureg, AddrReg): a whole VL
+    n = (VL // dt.itemsize if count is None or areg is not None else int(count)) * dt.itemsize
+    addr = dst.addr + (areg.offset * dst.dtype.itemsize if areg is not None else 0)
     ctx.ub.check(addr, n, "StoreUnAlign", dt.itemsize)
     new = src.raw[:n]
     new_def = np.ones(n, bool) if src.defined is None else src.defined[:n]
@@ -306,7 +308,8 @@ def StoreUnAlign(t: TArgs, dst: UbPtr, src: RegTensor, ureg: UnalignRegForStore,
     old = ureg.id
     ureg.id = rec.new_id()
     rec.emit("RV_VSTUI", ureg.id, (src.id, old), n, ub_addr=start, ub_bytes=k)
-    dst.addr += n
+    if areg is None:
+        dst.addr += n
 
 
 @template
@@ -320,7 +323,8 @@ def StoreUnAlignPost(t: TArgs, dst: UbPtr, ureg: UnalignRegForStore, stride: Any
         ctx.ub.write(ureg.pending_addr, ureg.pending, ureg.pending_def)
     ureg.pending_addr, ureg.pending, ureg.pending_def = None, np.zeros(0, np.uint8), np.zeros(0, bool)
     rec.emit("RV_VSTAS", -1, (ureg.id,), ub_addr=flushed[0], ub_bytes=flushed[1])
-    dst.addr += int(stride) * dst.dtype.itemsize
+    if not isinstance(stride, AddrReg):
+        dst.addr += int(stride) * dst.dtype.itemsize
 
 
 @template

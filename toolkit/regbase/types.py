@@ -104,6 +104,7 @@ class RoundMode(Enum):
     CAST_TRUNC = 5
     CAST_ODD = 6
     CAST_HYBRID = 7
+    UNKNOWN = 8           #: no mode given: the conversion's default (machine setting, see regbase/cast.py)
 
 
 class HighLowPart(Enum):
@@ -124,6 +125,29 @@ class PostLiteral(Enum):
 
 class DataCopyMode(Enum):
     DATA_BLOCK_COPY = 1
+
+
+class MaskDist(Enum):
+    """Distribution of a MaskReg load/store (``LoadAlign(MaskReg&, addr)``)."""
+    DIST_NORM = "NORM"
+    DIST_US = "US"
+    DIST_DS = "DS"
+
+
+class IndexOrder(Enum):
+    """Order of the index sequence ``Arange`` writes."""
+    INCREASE_ORDER = 0
+    DECREASE_ORDER = 1
+
+
+class CMPMODE(Enum):
+    """Comparison of ``Compare`` / ``CompareScalar`` (``Compares``)."""
+    LT = 0
+    GT = 1
+    EQ = 2
+    LE = 3
+    GE = 4
+    NE = 5
 
 
 class MemType(Enum):

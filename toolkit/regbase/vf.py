@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..diagnostics import kernel_caller, kernel_frame
+from ..diagnostics import SOURCE_LOCATION, kernel_caller, kernel_frame
 from ..dtypes import CScalar
 from ..events import ITER, VLOOP as VLOOP_OP, Instr, VfCall
 from ..runtime import current
@@ -21,10 +21,11 @@ from .passes import compile_passes
 
 
 class _Loop:
-    __slots__ = ("trips", "iteration", "plts")
+    __slots__ = ("trips", "iteration", "plts", "record")
 
-    def __init__(self, trips: int):
+    def __init__(self, trips: int | None, record: int):
         self.trips = trips
+        self.record = record      # index of the loop's RV_VLOOP record
         self.iteration = -1
         self.plts: list[tuple[int, Any, Any, int]] = []   # (record index, site, count_in, iteration)
 
@@ -40,6 +41,7 @@ class VfRecorder:
         self.loops: list[_Loop] = []
         self.pset_ids: dict[tuple, int] = {}
         self.declared = {"reg": 0, "mask": 0, "unalign_load": 0, "unalign_store": 0}
+        self.peak = dict(self.declared)
         self.unalign_stores: list = []
         self.unroll_hints: list[int] = []
 
@@ -53,7 +55,9 @@ class VfRecorder:
         self.instrs.append(Instr(opcode, dst, srcs, aux, mask, dist, ub_addr, ub_bytes, len(self.loops)))
 
     def declare(self, kind: str, obj: Any = None) -> None:
+        """One more register of ``kind`` alive (``undeclare`` when it dies: the C++ route's destructors)."""
         self.declared[kind] += 1
+        self.peak[kind] = max(self.peak[kind], self.declared[kind])
         regs = self.machine.params["registers"]
         if kind == "unalign_store":
             self.unalign_stores.append(obj)
@@ -62,18 +66,30 @@ class VfRecorder:
             current().report("REGISTER_LIMIT", f"VF {self.name} declares {self.declared[kind]} {kind} registers "
                              f"(limit {limit})")
 
+    def undeclare(self, kind: str) -> None:
+        self.declared[kind] = max(self.declared[kind] - 1, 0)
+
     # -- loops ------------------------------------------------------------------------------------
-    def loop_enter(self, trips: int) -> _Loop:
+    def loop_enter(self, trips: int | None) -> _Loop:
+        """A hardware loop is entered; ``trips`` None: known only at :meth:`loop_exit` (C++ route)."""
         if len(self.loops) >= self.machine.params["registers"]["loop_levels"]:
             current().report("REGISTER_LIMIT", f"VF {self.name}: hardware loops nested deeper than "
                              f"{self.machine.params['registers']['loop_levels']} levels")
-        loop = _Loop(trips)
+        loop = _Loop(trips, len(self.instrs))
         self.loops.append(loop)
         self.emit(VLOOP_OP, -1, (), trips)
         return loop
 
-    def loop_exit(self) -> None:
+    def loop_iteration(self, loop: _Loop) -> None:
+        """Start of the next iteration of ``loop`` (the innermost open loop)."""
+        loop.iteration += 1
+        self.instrs.append(Instr(ITER, -1, (), len(self.loops), loop=len(self.loops)))
+
+    def loop_exit(self, trips: int | None = None) -> None:
         loop = self.loops.pop()
+        if loop.trips is None:
+            loop.trips = trips if trips is not None else loop.iteration + 1
+            self.instrs[loop.record] = self.instrs[loop.record]._replace(aux=loop.trips)
         if loop.trips >= 2 and loop.plts:
             self._hoist_invariant_plts(loop)
 
@@ -106,6 +122,7 @@ class VfRecorder:
                            address=ureg.pending_addr, size=int(ureg.pending.size), where=ureg.site)
         d = self.declared
         regs = self.machine.params["registers"]
+        d = self.peak
         if d["reg"] > regs["reg_tensor"] or d["mask"] > regs["mask_reg"]:
             ctx.report("REGISTER_SPILL", f"VF {self.name} declares {d['reg']} RegTensor / {d['mask']} MaskReg "
                        f"(file: {regs['reg_tensor']} / {regs['mask_reg']})")
@@ -133,11 +150,9 @@ def _loop_iter(rec: VfRecorder, start: int, trips: int, unroll):
     loop = rec.loop_enter(trips)
     if unroll:
         rec.unroll_hints.append(int(unroll))
-    instrs = rec.instrs
     try:
         for i in range(trips):
-            loop.iteration = i
-            instrs.append(Instr(ITER, -1, (), len(rec.loops), loop=len(rec.loops)))
+            rec.loop_iteration(loop)
             yield start + i
     finally:
         rec.loop_exit()
@@ -180,21 +195,36 @@ def _copy_arg(a: Any) -> Any:
 
 def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) -> None:
     ctx = current()
-    if ctx.vf is not None:
-        raise RuntimeError(f"VF {vf.name} called inside VF {ctx.vf.name}: only __simd_callee__ functions nest")
-    rec = VfRecorder(vf.name, ctx.machine)
-    ctx.vf = rec
+    rec = vf_begin(ctx, vf.name)
     try:
         with np.errstate(all="ignore"):
             vf.fn(*[_copy_arg(a) for a in args], **{k: _copy_arg(v) for k, v in kwargs.items()})
     finally:
         ctx.vf = None
-    instrs = rec.finish(ctx)
-    meta = {"unroll_hints": rec.unroll_hints} if rec.unroll_hints else {}
     scalar_args = sum(1 for a in (*args, *kwargs.values()) if isinstance(a, (ScalarRead, ScalarReadInt)))
+    vf_end(ctx, rec, launch, len(args) + len(kwargs), where, scalar_args)
+
+
+def vf_begin(ctx, name: str) -> VfRecorder:
+    """Open one VF instance on core ``ctx`` (both routes: a Python ``__simd_vf__`` call, a C++ VfScope)."""
+    if ctx.vf is not None:
+        raise RuntimeError(f"VF {name} called inside VF {ctx.vf.name}: only __simd_callee__ functions nest")
+    rec = VfRecorder(name, ctx.machine)
+    ctx.vf = rec
+    return rec
+
+
+def vf_end(ctx, rec: VfRecorder, launch: str, nparams: int, where: tuple, scalar_args: int = 0,
+           meta: dict | None = None) -> None:
+    """Close the VF ``rec``: compiler passes, end-of-VF checks, one VfCall event."""
+    ctx.vf = None
+    instrs = rec.finish(ctx)
+    meta = dict(meta or {})
+    if rec.unroll_hints:
+        meta["unroll_hints"] = rec.unroll_hints
     if scalar_args:
         meta["scalar_args"] = scalar_args
-    ctx.emit(VfCall(vf.name, launch, len(args) + len(kwargs), instrs, where, meta))
+    ctx.emit(VfCall(rec.name, launch, nparams, instrs, where, meta))
 
 
 class _AscVfCall:
@@ -220,6 +250,10 @@ def current_recorder() -> VfRecorder:
 
 
 def plt_site() -> tuple | None:
-    """Static identity (code object, line) of the kernel line issuing an UpdateMask."""
+    """Static identity of the kernel line issuing an UpdateMask: (code object, line) of a Python kernel,
+    the (file, line) of the C++ call on the .asc route."""
+    loc = SOURCE_LOCATION.get()
+    if loc is not None:
+        return loc
     f = kernel_caller()
     return (id(f.f_code), f.f_lineno) if f is not None else None

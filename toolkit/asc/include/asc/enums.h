@@ -14,7 +14,7 @@ namespace AscendC::Reg { enum class RegLayout : int { UNKNOWN = -1, ZERO = 0, ON
 namespace __asc { template <> struct enum_id<AscendC::Reg::RegLayout> { static constexpr int value = 5; }; }
 namespace AscendC::Reg { enum class SatMode : int { UNKNOWN = -1, NO_SAT = 0, SAT = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::Reg::SatMode> { static constexpr int value = 6; }; }
-namespace AscendC { enum class RoundMode : int { CAST_NONE = 0, CAST_RINT = 1, CAST_FLOOR = 2, CAST_CEIL = 3, CAST_ROUND = 4, CAST_TRUNC = 5, CAST_ODD = 6, CAST_HYBRID = 7 }; }
+namespace AscendC { enum class RoundMode : int { CAST_NONE = 0, CAST_RINT = 1, CAST_FLOOR = 2, CAST_CEIL = 3, CAST_ROUND = 4, CAST_TRUNC = 5, CAST_ODD = 6, CAST_HYBRID = 7, UNKNOWN = 8 }; }
 namespace __asc { template <> struct enum_id<AscendC::RoundMode> { static constexpr int value = 7; }; }
 namespace AscendC::Reg { enum class HighLowPart : int { LOWEST = 0, HIGHEST = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::Reg::HighLowPart> { static constexpr int value = 8; }; }
