@@ -45,7 +45,8 @@ def strict_json(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
-def _check_run(root: str, before: dict, code: int, out: str, err: str, outputs: dict[str, str]) -> dict | None:
+def _check_run(root: str, before: dict, code: int, out: str, err: str, outputs: dict[str, str],
+               marker: str | None = "UB budget (bytes)") -> dict | None:
     """The common properties; returns the JSON report when one was written to a file or stdout."""
     assert code in (0, 1, 2) and "Traceback" not in err, err
     if code == 2:
@@ -61,7 +62,7 @@ def _check_run(root: str, before: dict, code: int, out: str, err: str, outputs: 
             with open(_resolved(root, path)) as fh:
                 docs[option] = strict_json(fh.read())
     if "-" not in outputs.values() and "/dev/stdout" not in outputs.values():
-        assert "UB budget (bytes)" in out
+        assert marker is None or marker in out                 # the text report, when stdout is free
     _check_invariants(root)
     return docs.get("--json")
 
@@ -197,6 +198,29 @@ def test_any_data_files(mutations, backend, cores):
             for b in doc["backends"].values():
                 assert "GM_OUT_OF_BOUNDS" in {x["code"] for x in b["diagnostics"]}
                 assert b["cycles"]["kernel_cycles"] is None and b["cycles"]["reason"].startswith("aborted: ")
+    finally:
+        os.chdir(cwd)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+# -- targets and selectors -----------------------------------------------------------------------------
+
+segment = st.one_of(st.sampled_from(["reduce", "broadcast", "elemwise", "reduce_sum_ar_binary", "tail_axis_2_distbrc",
+                                     "nope", "", "..", "*"]), st.text(max_size=6))
+
+
+@given(head=st.sampled_from(["simd_vf_story", "machine", "nope", "", "-", "--json"]),
+       rest=st.lists(segment, max_size=3), out=st.sampled_from(["-", "r.json", "dir", "missing/r.json"]))
+def test_any_target_and_selector(head, rest, out):
+    root = sandbox()
+    cwd = os.getcwd()
+    target = "/".join([head, *rest])
+    note(repr(target))
+    try:
+        os.chdir(root)
+        before = snapshot(root)
+        code, stdout, err = invoke(target, "--json", out)
+        _check_run(root, before, code, stdout, err, {"--json": out}, marker=None)
     finally:
         os.chdir(cwd)
         shutil.rmtree(root, ignore_errors=True)
