@@ -17,6 +17,7 @@ import sys
 from importlib import resources
 
 from operators.simd_vf_story import calibration as cal
+from operators.softmax import calibration as whole_kernel
 from toolkit.cli import ArgParser, BadUsage, guarded, write_output
 from toolkit.machine import load_machine, with_instr, with_overrides
 from toolkit.outputs import OutputPlan
@@ -138,13 +139,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.write:
             write_machine(machine)
     preds = cal.predict_rows(events, machine)
+    wk_data, wk_text = whole_kernel.rows(machine)     # hardware whole-kernel rows (task time, pipe busy)
     if "json" in plan:
         data = {"rows": [{"group": p.row.kernel, "variant": p.row.variant, "metric": p.row.metric,
                           "measured": p.measured, "predicted": p.ours, "error_pct": p.error_pct} for p in preds],
                 "summary": cal.summary(preds)}
+        data["whole_kernel"] = wk_data
         plan.commit({"json": json.dumps(data, indent=2)})
     if not plan.stdout_taken:
         print(report(preds))
+        print("\n" + wk_text)
     return 0
 
 

@@ -41,6 +41,15 @@ def predict_rows(launches: dict[str, object], machine: Machine) -> list[ck.Kerne
     return ck.predict({(KERNEL, v): model.launch(result) for v, result in launches.items()})
 
 
+def rows(machine: Machine) -> tuple[dict, str]:
+    """The whole-kernel rows under ``machine`` for scripts/calibrate.py: (JSON data, text report)."""
+    preds = predict_rows(collect(), machine)
+    data = {"rows": [{"group": p.row.kernel, "variant": p.row.variant, "metric": p.row.metric,
+                      "measured": p.row.value, "predicted": p.ours, "error_pct": p.error_pct} for p in preds],
+            "summary": ck.summary(preds)}
+    return data, ck.report(preds)
+
+
 def fit(launches: dict[str, object], machine: Machine, rounds: int = 2) -> tuple[Machine, float]:
     """Coordinate search over SEARCH minimising :func:`toolkit.calibration_kernel.objective`."""
     best, best_score = machine, ck.objective(predict_rows(launches, machine))
