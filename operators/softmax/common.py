@@ -137,6 +137,31 @@ class SoftmaxKernelBase:
         WaitFlag[HardEvent.MTE3_V](EVENT_ID1)
 
 
+class RawPingPongKernel(SoftmaxKernelBase):
+    """3 and 7: no TPipe; at the top of Process, LocalTensors at fixed UB byte addresses (x ping, y ping,
+    x pong, y pong [, the scalar buffer]); per row pair the row addresses are raw tensors on the tile."""
+
+    SCALAR_BUF = False
+
+    def PrepareTensors(self) -> None:
+        tileBytes = self.tileLen * 4
+        self.xPing = RawLocalTensor(TPosition.VECCALC, 0, self.tileLen)
+        self.yPing = RawLocalTensor(TPosition.VECCALC, 2 * tileBytes, self.tileLen)
+        self.xPong = RawLocalTensor(TPosition.VECCALC, tileBytes, self.tileLen)
+        self.yPong = RawLocalTensor(TPosition.VECCALC, 3 * tileBytes, self.tileLen)
+        if self.SCALAR_BUF:
+            self.scalarBuf = RawLocalTensor(TPosition.VECCALC, 4 * tileBytes, 16)
+
+    def TileTensors(self, t: int):
+        return (self.xPong, self.yPong) if t & 1 else (self.xPing, self.yPing)
+
+    def RowPairAddrs(self, xLocal: LocalTensor, yLocal: LocalTensor, row: int) -> tuple[UbPtr, ...]:
+        """(xAddr0, xAddr1, yAddr0, yAddr1): ``(__ubuf__ float*)`` of rows ``row`` and ``row + 1``."""
+        n = self.actualN
+        return tuple(RawLocalTensor(TPosition.VECCALC, base.addr + r * n * 4, n).GetPhyAddr()
+                     for base in (xLocal, yLocal) for r in (row, row + 1))
+
+
 def make_entry(kernel_cls: type, shape: SoftmaxShape):
     """``softmax_regbase_kernel<<<blocks>>>(x, y)`` for one variant class and shape."""
 

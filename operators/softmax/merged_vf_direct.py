@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from toolkit import regbase as Reg
 from toolkit.dtypes import uint16_t, uint32_t
-from toolkit.pipe import TPosition
 
-from .common import FLT_LOWEST, CeilDivision, RawLocalTensor, SoftmaxKernelBase
+from .common import FLT_LOWEST, CeilDivision, RawPingPongKernel
 
 STEP, NAME = 7, "7_merged_vf_direct"
 TILE_FACTOR = 2            #: the kernel class is instantiated with tileLen = 2 * TILE_LEN
@@ -81,25 +80,11 @@ def VfSoftmax2RowDirect(xAddr0, xAddr1, yAddr0, yAddr1, n, loopNum, oneRepeatSiz
         Reg.StoreAlign(yAddr1 + i * oneRepeatSize, yReg1, mask)
 
 
-class KernelSoftmaxMergedVfDirect(SoftmaxKernelBase):
-    def PrepareTensors(self) -> None:
-        tileBytes = self.tileLen * 4
-        self.xPing = RawLocalTensor(TPosition.VECCALC, 0, self.tileLen)
-        self.yPing = RawLocalTensor(TPosition.VECCALC, 2 * tileBytes, self.tileLen)
-        self.xPong = RawLocalTensor(TPosition.VECCALC, tileBytes, self.tileLen)
-        self.yPong = RawLocalTensor(TPosition.VECCALC, 3 * tileBytes, self.tileLen)
-
-    def TileTensors(self, t: int):
-        return (self.xPong, self.yPong) if t & 1 else (self.xPing, self.yPing)
-
+class KernelSoftmaxMergedVfDirect(RawPingPongKernel):
     def Compute(self, t: int, xLocal, yLocal, rows: int) -> None:
         n = self.actualN
         oneRepeatSize = uint16_t(256 // 4)
         loopNum = uint16_t(CeilDivision(n, int(oneRepeatSize)))
-        rowBytes = n * 4
         for row in range(0, rows, 2):
-            xAddr0 = RawLocalTensor(TPosition.VECCALC, xLocal.addr + row * rowBytes, n).GetPhyAddr()
-            xAddr1 = RawLocalTensor(TPosition.VECCALC, xLocal.addr + (row + 1) * rowBytes, n).GetPhyAddr()
-            yAddr0 = RawLocalTensor(TPosition.VECCALC, yLocal.addr + row * rowBytes, n).GetPhyAddr()
-            yAddr1 = RawLocalTensor(TPosition.VECCALC, yLocal.addr + (row + 1) * rowBytes, n).GetPhyAddr()
+            xAddr0, xAddr1, yAddr0, yAddr1 = self.RowPairAddrs(xLocal, yLocal, row)
             VfSoftmax2RowDirect(xAddr0, xAddr1, yAddr0, yAddr1, n, loopNum, oneRepeatSize)

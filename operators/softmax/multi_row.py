@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from toolkit import regbase as Reg
 from toolkit.dtypes import uint16_t, uint32_t
-from toolkit.pipe import TPosition
 
-from .common import FLT_LOWEST, CeilDivision, RawLocalTensor, SoftmaxKernelBase
+from .common import FLT_LOWEST, CeilDivision, RawPingPongKernel
 
 STEP, NAME = 3, "3_multi_row"
 
@@ -97,32 +96,18 @@ def VfDiv2Row(yAddr0, yAddr1, scalarAddr, n, loopNum, oneRepeatSize):
         Reg.StoreAlign(yAddr1 + i * oneRepeatSize, yReg1, mask)
 
 
-class KernelSoftmaxMultiRow(SoftmaxKernelBase):
-    def PrepareTensors(self) -> None:
-        tileBytes = self.tileLen * 4
-        self.xPing = RawLocalTensor(TPosition.VECCALC, 0, self.tileLen)
-        self.yPing = RawLocalTensor(TPosition.VECCALC, 2 * tileBytes, self.tileLen)
-        self.xPong = RawLocalTensor(TPosition.VECCALC, tileBytes, self.tileLen)
-        self.yPong = RawLocalTensor(TPosition.VECCALC, 3 * tileBytes, self.tileLen)
-        self.scalarBuf = RawLocalTensor(TPosition.VECCALC, 4 * tileBytes, 16)
-
-    def TileTensors(self, t: int):
-        return (self.xPong, self.yPong) if t & 1 else (self.xPing, self.yPing)
+class KernelSoftmaxMultiRow(RawPingPongKernel):
+    SCALAR_BUF = True
 
     def Compute(self, t: int, xLocal, yLocal, rows: int) -> None:
-        xBase, yBase = xLocal.addr, yLocal.addr
         for row in range(0, rows, 2):
-            self.ComputeRegBase2Row(xBase, yBase, row)
+            self.ComputeRegBase2Row(xLocal, yLocal, row)
 
-    def ComputeRegBase2Row(self, xBase: int, yBase: int, row: int) -> None:
+    def ComputeRegBase2Row(self, xLocal, yLocal, row: int) -> None:
         n = self.actualN
         oneRepeatSize = uint16_t(256 // 4)
         loopNum = uint16_t(CeilDivision(n, int(oneRepeatSize)))
-        rowBytes = n * 4
-        xAddr0 = RawLocalTensor(TPosition.VECCALC, xBase + row * rowBytes, n).GetPhyAddr()
-        xAddr1 = RawLocalTensor(TPosition.VECCALC, xBase + (row + 1) * rowBytes, n).GetPhyAddr()
-        yAddr0 = RawLocalTensor(TPosition.VECCALC, yBase + row * rowBytes, n).GetPhyAddr()
-        yAddr1 = RawLocalTensor(TPosition.VECCALC, yBase + (row + 1) * rowBytes, n).GetPhyAddr()
+        xAddr0, xAddr1, yAddr0, yAddr1 = self.RowPairAddrs(xLocal, yLocal, row)
         scalarAddr = self.scalarBuf.GetPhyAddr()
         Reg.asc_vf_call[VfReduceMax2Row](xAddr0, xAddr1, scalarAddr, n, n, loopNum, oneRepeatSize)
         Reg.asc_vf_call[VfSubExpSum2Row](xAddr0, xAddr1, yAddr0, yAddr1, scalarAddr, n, n, loopNum,
