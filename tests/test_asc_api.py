@@ -364,3 +364,188 @@ def test_same_diagnostics_and_counters(both):
     assert [d["code"] for d in asc.launches[0]["diagnostics"]] == py.diagnostics.codes()
     from toolkit.views.launch_summary import launch_counters
     assert asc.launches[0]["counters"] == launch_counters(py, py.machine)
+
+
+# -- the rest of the surface: MicroAPI alias, masks to/from UB, block-strided and unaligned moves, AddrReg,
+#    Reduce<type>, compares between registers, register Gather, mask logic, pipe event ids, C API -----------
+PROGRAM2 = r"""
+#include "acl/acl.h"
+#include "kernel_operator.h"
+namespace R = AscendC::MicroAPI;
+
+__simd_vf__ inline void MoreVF(__ubuf__ float* out, __ubuf__ float* x, __ubuf__ uint8_t* mbuf, __ubuf__ uint32_t* ix)
+{
+    R::RegTensor<float> a;
+    R::RegTensor<float> b;
+    R::RegTensor<float> c;
+    R::RegTensor<uint32_t> idx;
+    R::UnalignRegForLoad ul;
+    R::MaskReg m;
+    R::MaskReg n;
+    R::MaskReg all = R::CreateMask<float, R::MaskPattern::ALL>();
+    R::MaskReg q = R::CreateMask<float, R::MaskPattern::Q>();
+    R::LoadAlign<uint8_t, R::MaskDist::DIST_NORM>(m, mbuf);
+    R::LoadAlign<float, R::DataCopyMode::DATA_BLOCK_COPY>(a, x, 2, m);
+    R::LoadUnAlignPre(ul, x + 3);
+    R::LoadUnAlign(b, ul, x + 3);
+    R::Compare<float, AscendC::CMPMODE::GE>(n, a, b, all);
+    R::MaskOr(n, n, q, all);
+    R::MaskNot(m, n, all);
+    R::StoreAlign<uint8_t, R::MaskDist::DIST_NORM>(mbuf + 32, m);
+    R::Duplicate<float, R::MaskMergeMode::MERGING>(a, 9.0f, m);
+    R::Reduce<R::ReduceType::MIN>(c, a, all);
+    R::StoreAlign<float, R::StoreDist::DIST_FIRST_ELEMENT_B32>(out, c, all);
+    R::Maxs(c, b, 0.5f, all);
+    R::Mins(c, c, 4.0f, all);
+    R::Relu(c, c, all);
+    R::LoadAlign(idx, ix);
+    R::Gather(b, c, idx, all);
+    R::AddrReg ar = R::CreateAddrReg<float>(1, 64);
+    R::StoreAlign(out + 64, b, ar, all);
+    __ubuf__ float* p = out + 192;
+    R::StoreAlign<float, R::PostLiteral::POST_MODE_UPDATE>(p, a, 64, all);
+    R::StoreAlign<float, R::DataCopyMode::DATA_BLOCK_COPY>(p, c, 2, all);
+    R::ReduceMin(c, b, all);
+    R::Ln(c, c, q);
+    R::StoreAlign(out + 512, c, q);
+}
+
+extern "C" __global__ __aicore__ void more_kernel(GM_ADDR x, GM_ADDR ix, GM_ADDR out, GM_ADDR cout)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 16384);
+    AscendC::GlobalTensor<float> xg, og;
+    AscendC::GlobalTensor<uint32_t> ig;
+    xg.SetGlobalBuffer((__gm__ float*)x);
+    ig.SetGlobalBuffer((__gm__ uint32_t*)ix);
+    og.SetGlobalBuffer((__gm__ float*)out);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xg, 1024);
+    AscendC::DataCopy(t[1024].ReinterpretCast<uint32_t>(), ig, 64);
+    AscendC::Duplicate(t[2048], 0.0f, 1024);
+    AscendC::LocalTensor<uint8_t> mb = t[1536].ReinterpretCast<uint8_t>();
+    for (int k = 0; k < 8; ++k) mb.SetValue(k * 4, (uint8_t)(0x11 * (k + 1)));
+    int8_t ev = AscendC::GetTPipePtr()->FetchEventID<AscendC::HardEvent::S_V>();
+    AscendC::SetFlag<AscendC::HardEvent::S_V>(ev);
+    AscendC::WaitFlag<AscendC::HardEvent::S_V>(ev);
+    MoreVF((__ubuf__ float*)t[2048].GetPhyAddr(), (__ubuf__ float*)t.GetPhyAddr(), (__ubuf__ uint8_t*)mb.GetPhyAddr(),
+           (__ubuf__ uint32_t*)t[1024].GetPhyAddr());
+    AscendC::DataCopy(og, t[2048], 1024);
+    og.SetValue(1023, 5.0f);
+    // the C API
+    asc_init();
+    __ubuf__ float* u = (__ubuf__ float*)t[3072].GetPhyAddr();
+    asc_copy_gm2ub_sync(u, (__gm__ float*)x, 256);
+    asc_add_sync(u + 64, u, u, 64);
+    asc_copy_ub2gm_sync((__gm__ float*)cout, u + 64, 256);
+}
+
+int main()
+{
+    float x[1024];
+    uint32_t ix[64];
+    for (int i = 0; i < 1024; ++i) x[i] = (float)((i * 29) % 67) / 8.0f - 3.0f;
+    for (int i = 0; i < 64; ++i) ix[i] = (i * 5) % 64;
+    uint8_t *dx, *di, *dout, *dc;
+    aclrtMalloc((void**)&dx, sizeof x, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&di, sizeof ix, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&dc, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(dx, sizeof x, x, sizeof x, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(di, sizeof ix, ix, sizeof ix, ACL_MEMCPY_HOST_TO_DEVICE);
+    more_kernel<<<1, nullptr, nullptr>>>(dx, di, dout, dc);
+    return 0;
+}
+"""
+
+
+@Reg.__simd_vf__
+def MoreVF(out, x, mbuf, ix):
+    a, b, c = (Reg.RegTensor[float]() for _ in range(3))
+    idx = Reg.RegTensor[np.uint32]()
+    ul = Reg.UnalignRegForLoad()
+    m, n = Reg.MaskReg(), Reg.MaskReg()
+    all_ = Reg.CreateMask[float, Reg.MaskPattern.ALL]()
+    q = Reg.CreateMask[float, Reg.MaskPattern.Q]()
+    Reg.LoadAlign[np.uint8, Reg.MaskDist.DIST_NORM](m, mbuf)
+    Reg.LoadAlign[float, Reg.DataCopyMode.DATA_BLOCK_COPY](a, x, 2, m)
+    Reg.LoadUnAlignPre(ul, x + 3)
+    Reg.LoadUnAlign(b, ul, x + 3)
+    Reg.Compare[float, Reg.CMPMODE.GE](n, a, b, all_)
+    Reg.MaskOr(n, n, q, all_)
+    Reg.MaskNot(m, n, all_)
+    Reg.StoreAlign[np.uint8, Reg.MaskDist.DIST_NORM](mbuf + 32, m)
+    Reg.Duplicate[float, Reg.MaskMergeMode.MERGING](a, 9.0, m)
+    Reg.Reduce[Reg.ReduceType.MIN](c, a, all_)
+    Reg.StoreAlign[float, Reg.StoreDist.DIST_FIRST_ELEMENT_B32](out, c, all_)
+    Reg.Maxs(c, b, 0.5, all_)
+    Reg.Mins(c, c, 4.0, all_)
+    Reg.Relu(c, c, all_)
+    Reg.LoadAlign(idx, ix)
+    Reg.Gather(b, c, idx, all_)
+    ar = Reg.CreateAddrReg[float](1, 64)
+    Reg.StoreAlign(out + 64, b, ar, all_)
+    p = out + 192
+    Reg.StoreAlign[float, Reg.PostLiteral.POST_MODE_UPDATE](p, a, 64, all_)
+    Reg.StoreAlign[float, Reg.DataCopyMode.DATA_BLOCK_COPY](p, c, 2, all_)
+    Reg.ReduceMin(c, b, all_)
+    Reg.Ln(c, c, q)
+    Reg.StoreAlign(out + 512, c, q)
+
+
+def more_kernel(x, ix, out, cout):
+    from toolkit.asc import capi
+    from toolkit.dma import DataCopy
+    from toolkit.pipe import GetTPipePtr
+    from toolkit.sync import HardEvent, SetFlag, WaitFlag
+    from toolkit.tensor import GmPtr
+    pipe = TPipe()
+    buf = TBuf(TPosition.VECCALC)
+    pipe.InitBuffer(buf, 16384)
+    xg, og, ig = GlobalTensor(float), GlobalTensor(float), GlobalTensor(np.uint32)
+    xg.SetGlobalBuffer(gm_cast(float, x))
+    ig.SetGlobalBuffer(gm_cast(np.uint32, ix))
+    og.SetGlobalBuffer(gm_cast(float, out))
+    t = buf.Get(float)
+    DataCopy(t, xg, 1024)
+    DataCopy(t[1024].ReinterpretCast(np.uint32), ig, 64)
+    MB.Duplicate(t[2048], 0.0, 1024)
+    mb = t[1536].ReinterpretCast(np.uint8)
+    for k in range(8):
+        mb.SetValue(k * 4, 0x11 * (k + 1))
+    ev = GetTPipePtr().FetchEventID(HardEvent.S_V)
+    SetFlag[HardEvent.S_V](ev)
+    WaitFlag[HardEvent.S_V](ev)
+    MoreVF(t[2048].GetPhyAddr(), t.GetPhyAddr(), mb.GetPhyAddr(), t[1024].GetPhyAddr().cast(np.uint32))
+    DataCopy(og, t[2048], 1024)
+    og.SetValue(1023, 5.0)
+    capi.asc_init()
+    u = t[3072].GetPhyAddr()
+    capi.asc_copy_gm2ub_sync(u, GmPtr(x.buf, 0, np.float32), 256)
+    capi.CAPI["asc_add_sync"](u + 64, u, u, 64)
+    capi.asc_copy_ub2gm_sync(GmPtr(cout.buf, 0, np.float32), u + 64, 256)
+
+
+@pytest.fixture(scope="module")
+def both2(tmp_path_factory):
+    src = write(tmp_path_factory.mktemp("api2"), "api2.asc", PROGRAM2)
+    asc = build_and_run(src, keep_events=True)
+    assert asc.failure is None and asc.exit_status == 0, (asc.failure, asc.stderr)
+    i = np.arange(1024)
+    x = (((i * 29) % 67).astype(np.float32) / np.float32(8) - np.float32(3)).astype(np.float32)
+    ix = ((np.arange(64) * 5) % 64).astype(np.uint32)
+    gm = [gm_alloc("x", x.view(np.uint8)), gm_alloc("ix", ix.view(np.uint8)), gm_alloc("out", 4096),
+          gm_alloc("cout", 256)]
+    return asc, launch(more_kernel, 1, gm), gm
+
+
+@needs_compiler
+def test_rest_of_surface_same_bytes_and_records(both2):
+    asc, py, gm = both2
+    got = output_bytes(asc)
+    for name, ptr in zip(("out", "cout"), gm[2:]):
+        buf = ptr.buf
+        assert got[name] == buf.data[buf.writer >= 0].tobytes(), name
+    assert [event_key(e) for e in asc.launches[0]["events"][0]] == [event_key(e) for e in py.cores[0].events]
+    assert [d["code"] for d in asc.launches[0]["diagnostics"]] == py.diagnostics.codes()

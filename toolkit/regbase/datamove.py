@@ -14,7 +14,7 @@ from ..runtime import current
 from ..tensor import UbPtr
 from ..events import BLOCK_STRIDED
 from .template import TArgs, template
-from .types import VL, AddrReg, DataCopyMode, LoadDist, MaskReg, PostLiteral, RegTensor, StoreDist
+from .types import VL, AddrReg, DataCopyMode, LoadDist, MaskDist, MaskReg, PostLiteral, RegTensor, StoreDist
 from .types import UnalignRegForLoad, UnalignRegForStore
 from .vf import current_recorder
 
@@ -81,6 +81,8 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
     rec = ctx.vf or current_recorder()
     if t.enum(DataCopyMode) is not None:
         return _load_blocks(ctx, rec, t, dst, *args)
+    if isinstance(dst, MaskReg):
+        return _load_mask(ctx, rec, t, dst, *args)
     dist = t.enum(LoadDist, LoadDist.DIST_NORM).value
     dual = isinstance(args[0], RegTensor)
     dst1, args = (args[0], args[1:]) if dual else (None, args)
@@ -103,6 +105,42 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
         rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot(w))
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         ptr.addr += int(rest[0]) * ptr.dtype.itemsize
+
+
+#: MaskReg load/store dists: UB bytes moved (api-facts 2: NORM 32 B = VL/8; US 16 B, each bit twice;
+#: DS 64 B, every other bit) and the UB alignment they need
+_MASK_BYTES = {"NORM": 32, "US": 16, "DS": 64}
+
+
+def _load_mask(ctx, rec, t: TArgs, dst: MaskReg, ptr: UbPtr, *rest) -> None:
+    """``LoadAlign<T, MaskDist>(MaskReg&, src [, AddrReg])``: a predicate from UB (bit i = bit i of the bytes,
+    little-endian), as MaskDist spreads it."""
+    dist = t.enum(MaskDist, MaskDist.DIST_NORM).value
+    addr, _ = _resolve_addr(ptr, rest)
+    n = _MASK_BYTES[dist]
+    data, _ = _read(ctx, addr, n, 32 if dist != "US" else 16, f"LoadAlign<MaskDist::{dist}>")
+    bits = np.unpackbits(data, bitorder="little").astype(bool)
+    if dist == "US":
+        bits = np.repeat(bits, 2)
+    elif dist == "DS":
+        bits = bits[0::2]
+    dst.set_bits(bits[:VL], rec)
+    rec.emit("RV_VLD", dst.id, (), dist=f"MASK_{dist}", ub_addr=addr, ub_bytes=n)
+
+
+def _store_mask(ctx, rec, t: TArgs, ptr: UbPtr, src: MaskReg, *rest) -> None:
+    """``StoreAlign<T, MaskDist>(dst, MaskReg& [, AddrReg])``: the predicate's 256 bits to 32 B of UB."""
+    dist = t.enum(MaskDist, MaskDist.DIST_NORM).value
+    addr, _ = _resolve_addr(ptr, rest)
+    bits = src.bits
+    if dist == "DS":
+        bits = bits[0::2]
+    elif dist == "US":
+        bits = np.repeat(bits, 2)
+    raw = np.packbits(bits.astype(np.uint8), bitorder="little")
+    ctx.ub.check(addr, raw.size, f"StoreAlign<MaskDist::{dist}>", 32 if raw.size >= 32 else 16)
+    ctx.ub.write(addr, raw)
+    rec.emit("RV_VST", -1, (src.id,), dist=f"MASK_{dist}", ub_addr=addr, ub_bytes=raw.size)
 
 
 def _block_base(t: TArgs, ptr: UbPtr, rep_stride: int) -> int:
@@ -163,6 +201,8 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
     rec = ctx.vf or current_recorder()
     if t.enum(DataCopyMode) is not None:
         return _store_blocks(ctx, rec, t, dst, src, *args)
+    if isinstance(src, MaskReg):
+        return _store_mask(ctx, rec, t, dst, src, *args)
     dist = t.enum(StoreDist, StoreDist.DIST_NORM).value
     dt = t.type(0) or src.dtype
     w = dt.itemsize

@@ -123,6 +123,16 @@ void StoreAlign(U*& dst, R& src, uint32_t blkStride, uint32_t repStride, MaskReg
     __asc::set_ubref(dst, c.go(), 0);
 }
 
+// predicate registers to and from UB (MaskDist)
+template <class T = void, MaskDist dist = MaskDist::DIST_NORM, class U>
+void LoadAlign(MaskReg& dst, U* src, ASC_SLP) {
+    ASC_REG("LoadAlign"); __asc::put_ttype<T>(c); put_enum(c, dist); put(c, dst); __asc::put_ub(c, src); c.go();
+}
+template <class T = void, MaskDist dist = MaskDist::DIST_NORM, class U>
+void StoreAlign(U* dst, MaskReg& src, ASC_SLP) {
+    ASC_REG("StoreAlign"); __asc::put_ttype<T>(c); put_enum(c, dist); __asc::put_ub(c, dst); put(c, src); c.go();
+}
+
 // the older names: DataCopy(reg, ubuf) loads, DataCopy(ubuf, reg, mask) stores
 template <class T = void, LoadDist dist = LoadDist::DIST_NORM, class T2, class Tr, class U>
 void DataCopy(RegTensor<T2, Tr>& dst, U* src, ASC_SLP) { LoadAlign<T, dist>(dst, src, loc); }
