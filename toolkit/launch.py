@@ -59,8 +59,9 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
         if isinstance(a, GmPtr):
             a.buf.writer[:] = -1
     cores = []
+    shared: dict = {}                       # the launch's interned VF streams (see CoreContext.intern_stream)
     for block in range(block_num):
-        ctx = CoreContext(machine, block, block_num, diag)
+        ctx = CoreContext(machine, block, block_num, diag, shared=shared)
         aborted = None
         with running(ctx):
             try:

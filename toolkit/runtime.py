@@ -24,7 +24,8 @@ class CoreContext:
     """State of one emulated AIV core during a kernel run: UB, event log, diagnostics, active VF."""
 
     def __init__(self, machine: Machine | None = None, core_id: int = 0, block_num: int = 1,
-                 diagnostics: Diagnostics | None = None, dry_run: bool = False, ub_buffer=None):
+                 diagnostics: Diagnostics | None = None, dry_run: bool = False, ub_buffer=None,
+                 shared: dict | None = None):
         self.machine = machine or load_machine()
         self.core_id = core_id
         self.block_num = block_num
@@ -34,6 +35,13 @@ class CoreContext:
         self.events: list[Any] = []
         self.vf = None            # the active VF recorder (toolkit.regbase.vf.VfRecorder) or None
         self.pipes: list["TPipe"] = []
+        self.shared = shared if shared is not None else {}   # per launch: interned VF instruction streams
+
+    def intern_stream(self, instrs) -> tuple:
+        """One tuple object per distinct VF instruction stream of a launch: cores and tiles running the
+        same VF body share it, so the stream is stored once and timed once."""
+        t = tuple(instrs)
+        return self.shared.setdefault(t, t)
 
     def emit(self, event: Any) -> None:
         self.events.append(event)

@@ -30,12 +30,14 @@ class LaunchState:
         self.args: list[Any] = []
         self.gm_dtypes: dict[str, Counter] = {}
         self.ub_high = 0
+        self.shared: dict = {}
         for buf in prog.arena.buffers():
             buf.writer[:] = -1
 
     def core_begin(self, core: int) -> tuple[int, int]:
         ub = self.prog.ub
-        self.ctx = CoreContext(self.prog.machine, core, self.block_dim, self.diag, ub_buffer=ub.slot(0))
+        self.ctx = CoreContext(self.prog.machine, core, self.block_dim, self.diag, ub_buffer=ub.slot(0),
+                               shared=self.shared)
         self.token = enter(self.ctx)
         self.abort = None
         return 1, ub.address(0)

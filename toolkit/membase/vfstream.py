@@ -18,10 +18,10 @@ import functools
 
 from ..diagnostics import kernel_frame
 from ..events import BLOCK_STRIDED, ITER, VLOOP, Instr, VfCall
+from ..machine import load_machine
 
 MEMBAR = Instr("RV_MEMBAR", -1, (), "VST_VLD", loop=1)
-BLOCK = 32
-VL = 256
+BLOCK = load_machine().params["core"]["block_bytes"]
 
 
 class _Ids:
@@ -185,4 +185,4 @@ def gather_stream(chunk_bytes: tuple[tuple[int, ...], ...], counter: bool, strid
 
 def emit(ctx, name: str, nparams: int, instrs: list, meta: dict) -> None:
     """Append the VfCall event of one MemBase call to core ``ctx``."""
-    ctx.emit(VfCall(name, "membase", nparams, instrs, kernel_frame(), meta))
+    ctx.emit(VfCall(name, "membase", nparams, ctx.intern_stream(instrs), kernel_frame(), meta))

@@ -224,7 +224,7 @@ def vf_end(ctx, rec: VfRecorder, launch: str, nparams: int, where: tuple, scalar
         meta["unroll_hints"] = rec.unroll_hints
     if scalar_args:
         meta["scalar_args"] = scalar_args
-    ctx.emit(VfCall(rec.name, launch, nparams, instrs, where, meta))
+    ctx.emit(VfCall(rec.name, launch, nparams, ctx.intern_stream(instrs), where, meta))
 
 
 class _AscVfCall:

@@ -16,12 +16,18 @@ class TimingModel:
     def __init__(self, machine: Machine):
         self.machine = machine
         self._memo: dict[tuple, VfTiming] = {}
+        self._by_id: dict[int, tuple] = {}
 
     def vf(self, call: VfCall) -> VfTiming:
-        key = tuple(call.instrs)
+        instrs = call.instrs
+        hit = self._by_id.get(id(instrs))         # interned streams: one lookup without hashing the stream
+        if hit is not None and hit[0] is instrs:
+            return hit[1]
+        key = instrs if isinstance(instrs, tuple) else tuple(instrs)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = schedule(call.instrs, self.machine)
+            got = self._memo[key] = schedule(instrs, self.machine)
+        self._by_id[id(instrs)] = (instrs, got)
         return got
 
     def vf_detail(self, call: VfCall) -> VfTiming:
