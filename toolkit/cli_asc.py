@@ -20,6 +20,8 @@ _BUILD_OPTIONS = [
                  help="stop the program after S seconds"),
     click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)"),
     click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE"),
+    click.option("--vf-fusion", is_flag=True,
+                 help="model the compiler's VF fusion (--cce-simd-vf-fusion=true); default off, as samples are profiled"),
 ]
 
 
@@ -29,14 +31,15 @@ def _build_options(fn):
     return fn
 
 
-def _run_one(source: str, include_dirs, defines, timeout: float, args: list[str], trace: bool):
+def _run_one(source: str, include_dirs, defines, timeout: float, args: list[str], trace: bool,
+             vf_fusion: bool = False):
     from .asc.build import BuildError, build
     from .asc.runner import run_program
     try:
         built = build(source, list(include_dirs), list(defines))
     except BuildError as err:
         raise BadUsage(str(err)) from None
-    return run_program(built, args, timeout=timeout, trace=trace)
+    return run_program(built, args, timeout=timeout, trace=trace, vf_fusion=vf_fusion)
 
 
 def _exit_code(run, gate_ok: bool) -> int:
@@ -61,11 +64,11 @@ def _trace_of(runs: list) -> dict:
 @click.argument("source", type=str)
 @_build_options
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def run_command(source, include_dirs, defines, timeout, json_path, trace_path, args) -> int:
+def run_command(source, include_dirs, defines, timeout, json_path, trace_path, vf_fusion, args) -> int:
     """Build and run an .asc program; every kernel launch runs on the emulator (args after --)."""
     from .views.run_report import run_json, run_passed, run_text
     plan = OutputPlan({"json": json_path, "trace": trace_path})
-    run = _run_one(source, include_dirs, defines, timeout, list(args), trace_path is not None)
+    run = _run_one(source, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion)
     _echo_program_output(run, not plan.stdout_taken)
     contents: dict[str, Any] = {"json": dump_json(run_json(run))}
     if "trace" in plan:
@@ -85,12 +88,13 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, a
 @click.option("--atol", type=float, default=None,
               help="absolute tolerance of the output comparison (default by dtype: bf16 6e-2, fp16 1e-3, fp32 1e-4)")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def compare_command(source_a, source_b, include_dirs, defines, timeout, json_path, trace_path, atol, args) -> int:
+def compare_command(source_a, source_b, include_dirs, defines, timeout, json_path, trace_path, vf_fusion, atol,
+                    args) -> int:
     """Run two .asc programs (say MemBase and RegBase) and compare them launch by launch: verdicts, UB
     saving, speed-up and the element-wise difference of their kernels' outputs."""
     from .views.run_report import compare_json, compare_text
     plan = OutputPlan({"json": json_path, "trace": trace_path})
-    runs = [_run_one(s, include_dirs, defines, timeout, list(args), trace_path is not None)
+    runs = [_run_one(s, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion)
             for s in (source_a, source_b)]
     for run in runs:
         if run.failure is not None:

@@ -15,6 +15,7 @@ from .diagnostics import Diagnostic, Diagnostics, KernelAbort
 from .events import BufferInit
 from .machine import Machine, load_machine
 from .memory import GmBuffer
+from .regbase.fusion import fuse_vfs
 from .runtime import CoreContext, running
 from .tensor import GmPtr
 
@@ -52,7 +53,9 @@ def gm_alloc(name: str, data: np.ndarray | int, fill: int = 0) -> GmPtr:
 
 
 def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
-           machine: Machine | None = None, name: str | None = None) -> LaunchResult:
+           machine: Machine | None = None, name: str | None = None, vf_fusion: bool = False) -> LaunchResult:
+    """Run ``kernel(*args)`` on ``block_num`` cores; ``vf_fusion`` models the compiler's VF fusion
+    (:mod:`toolkit.regbase.fusion`)."""
     machine = machine or load_machine()
     diag = Diagnostics()
     for a in args:
@@ -69,7 +72,7 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
                 ctx.finish()
             except KernelAbort as stop:
                 aborted = stop.diag
-        cores.append(CoreRun(block, ctx.events, aborted))
+        cores.append(CoreRun(block, fuse_vfs(ctx.events) if vf_fusion else ctx.events, aborted))
     return LaunchResult(name or getattr(kernel, "__name__", "kernel"), block_num, cores, diag, machine)
 
 

@@ -12,6 +12,7 @@ from ..diagnostics import Diagnostic, Diagnostics, KernelAbort
 from ..launch import CoreRun, LaunchResult
 from ..machine import Machine
 from ..memory import GmBuffer
+from ..regbase.fusion import fuse_vfs
 from ..runtime import CoreContext, current_or_none, enter, leave
 from ..tensor import GlobalTensor, GmPtr
 from .memmap import GmArena, UbRegion
@@ -52,7 +53,8 @@ class LaunchState:
         ctx.vf = None
         self.ub_high = max(self.ub_high, ctx.ub.high)
         leave(self.token)
-        self.cores.append(CoreRun(core, ctx.events, self.abort if aborted or self.abort else None))
+        events = fuse_vfs(ctx.events) if self.prog.vf_fusion else ctx.events
+        self.cores.append(CoreRun(core, events, self.abort if aborted or self.abort else None))
         self.ctx = None
 
     def result(self) -> LaunchResult:
@@ -64,12 +66,13 @@ class ProgramState:
     """Everything the bridge needs between two native calls (one instance per child process)."""
 
     def __init__(self, machine: Machine, results_path: str, kernel_params: dict[str, list[str]],
-                 want_trace: bool = False, keep_events: bool = False):
+                 want_trace: bool = False, keep_events: bool = False, vf_fusion: bool = False):
         from ..timing.model import TimingModel
         self.machine = machine
         self.timing_model = TimingModel(machine)
         self.want_trace = want_trace
         self.keep_events = keep_events
+        self.vf_fusion = vf_fusion
         self.strings: list[str] = []
         self._string_ids: dict[str, int] = {}
         self.objects: dict[int, Any] = {}

@@ -14,10 +14,11 @@ from .types import (VL, AddrReg, CastTrait, CMPMODE, DataCopyMode, HighLowPart, 
                     MaskMergeMode, MaskPattern,
                     MaskReg, MemType, PostLiteral, ReduceType, RegLayout, RegTensor, RoundMode, SatMode, StoreDist,
                     UnalignRegForLoad, UnalignRegForStore)
-from .vf import VLOOP, __simd_callee__, __simd_vf__, asc_vf_call
+from .vf import VLOOP, __no_simd_vf_fusion__, __simd_callee__, __simd_vf__, asc_vf_call
 
 VL_B32 = VL // 4
 VL_B16 = VL // 2
 VL_B8 = VL
 
-__all__ = [n for n in dir() if not n.startswith("_") or n in ("__simd_vf__", "__simd_callee__")]
+__all__ = [n for n in dir() if not n.startswith("_") or n in ("__simd_vf__", "__simd_callee__",
+                                                                "__no_simd_vf_fusion__")]

@@ -165,6 +165,7 @@ class SimdVf:
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.name = fn.__name__
+        self.no_fusion = False
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         _run_vf(self, "direct", args, kwargs, kernel_frame())
@@ -177,6 +178,12 @@ class SimdVf:
 def __simd_vf__(fn: Callable) -> SimdVf:
     """Mark a function as a VF (``__simd_vf__``): its Reg API calls are recorded as one VF instance."""
     return SimdVf(fn)
+
+
+def __no_simd_vf_fusion__(vf: SimdVf) -> SimdVf:
+    """``__no_simd_vf_fusion__``: this VF is never merged with a neighbour by compiler VF fusion."""
+    vf.no_fusion = True
+    return vf
 
 
 def __simd_callee__(fn: Callable) -> Callable:
@@ -202,7 +209,8 @@ def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) ->
     finally:
         ctx.vf = None
     scalar_args = sum(1 for a in (*args, *kwargs.values()) if isinstance(a, (ScalarRead, ScalarReadInt)))
-    vf_end(ctx, rec, launch, len(args) + len(kwargs), where, scalar_args)
+    vf_end(ctx, rec, launch, len(args) + len(kwargs), where, scalar_args,
+           {"no_fusion": True} if vf.no_fusion else None)
 
 
 def vf_begin(ctx, name: str) -> VfRecorder:
