@@ -60,7 +60,7 @@ def test_ub_ports_limit_loads_and_stores():
     fill = T["dispatch_to_issue"] - 1
     loads = schedule(independent("RV_VLD", n), M)
     assert abs(loads.steady - (fill + n / T["ub_slots"] + M.instr("RV_VLD").duration)) <= 2
-    stores = schedule([("RV_VST", -1, (), None)] * n, M)
+    stores = schedule([("RV_VST", -1, (), None)] * n, with_overrides(M, "timing", store_queue=1000))
     assert abs(stores.steady - (fill + n / T["ub_write_slots"] + M.instr("RV_VST").duration)) <= 2
 
 
@@ -69,8 +69,8 @@ def test_window_limits_lookahead_past_a_long_chain():
     # cannot be dispatched until the chain has drained to W waiting instructions
     n = 120
     stream = chain("RV_VMAX", n) + [("RV_VLD", 1000 + k, (), None) for k in range(10)]
-    narrow = with_overrides(M, "timing", window=8)
-    wide = with_overrides(M, "timing", window=512)
+    narrow = with_overrides(M, "timing", window=8, phys_vregs=1000)
+    wide = with_overrides(M, "timing", window=512, phys_vregs=1000)
     t_narrow = schedule(stream, narrow, detail=True)
     t_wide = schedule(stream, wide, detail=True)
     first_load = lambda t: min(s for lane, op, s, e in t.slices if op == "RV_VLD")  # noqa: E731
@@ -131,3 +131,84 @@ def test_timing_is_memoised_by_stream():
     assert model.vf(a) is model.vf(b)
     c = VfCall("C", "direct", 3, chain("RV_VADD", 21))
     assert model.vf(c) is not model.vf(a)
+
+
+# -- mechanisms of model v2 (hand-computed against the machine parameters) ---------------------------
+def test_simple_ops_dual_issue_one_per_unit_per_cycle():
+    n = 200
+    t = schedule(independent("RV_VMUL", n), M)
+    assert M.instr("RV_VMUL").ii == 1 and T["ex_units"] == 2
+    # two per cycle: the last of n issues at d2i + n/2 - 1, then lasts its duration
+    assert t.steady == T["dispatch_to_issue"] + n // 2 - 1 + M.instr("RV_VMUL").duration
+
+
+def test_long_op_occupies_a_special_function_pipe_not_an_execute_unit():
+    div = M.instr("RV_VDIV")
+    assert div.unit == "sfu"
+    n = 40
+    divs = schedule(independent("RV_VDIV", n), M)
+    # n VDIVs over sfu_units pipes, each busy `ii` cycles per VDIV
+    assert divs.steady == T["dispatch_to_issue"] + (n // T["sfu_units"] - 1) * div.ii + div.duration
+    # interleaved simple ops still dual-issue beside them: adding n VADDs costs at most a few cycles
+    mixed = [x for k in range(n) for x in (("RV_VDIV", 2 * k + 1, (), None), ("RV_VADD", 2 * k + 2, (), None))]
+    assert schedule(mixed, M).steady <= divs.steady + 2
+
+
+def test_store_queue_limits_stores_in_flight():
+    n = 60
+    stores = [("RV_VST", -1, (), None)] * n
+    narrow = schedule(stores, with_overrides(M, "timing", store_queue=2, ub_write_slots=1))
+    dur = M.instr("RV_VST").duration
+    # two stores in flight, each held `duration` cycles: a pair (one per cycle on the write port) every
+    # `duration` cycles; the last store issues one cycle after the last pair's first
+    assert narrow.steady == T["dispatch_to_issue"] + (n // 2 - 1) * dur + 1 + dur
+    assert narrow.bottleneck() == "store queue"
+
+
+def test_iteration_cost_spaces_loop_iterations():
+    body = [("ITER", -1, (), 1), ("RV_VADD", 1, (), None)]
+    stream = [("RV_VLOOP", -1, (), 50)] + body * 50
+    free = schedule(stream, with_overrides(M, "timing", iteration_cycles=0)).steady
+    gap = schedule(stream, with_overrides(M, "timing", iteration_cycles=3)).steady
+    # each of the 49 later iterations starts 3 cycles after the previous one
+    assert gap == T["loop_entry_cycles"] + 49 * 3 + T["dispatch_to_issue"] + M.instr("RV_VADD").duration
+    assert free < gap
+
+
+def test_physical_registers_bound_the_values_in_flight():
+    # independent loads whose values are read only at the end: each holds a register until then
+    n = 20
+    stream = [("RV_VLD", k + 1, (), None) for k in range(n)] + [("RV_VADD", 100, tuple(range(1, n + 1)), None)]
+    few = schedule(stream, with_overrides(M, "timing", phys_vregs=4), detail=True)
+    many = schedule(stream, with_overrides(M, "timing", phys_vregs=1000), detail=True)
+    # no register can free before the VADD reads them all: past the budget the compiler would spill,
+    # the scheduler goes on one at a time (never deadlocks) once nothing in flight can free one
+    assert few.steady > many.steady
+
+
+def test_vf_start_drain_and_instruction_log_time():
+    t = schedule(chain("RV_VADD", 10), M)
+    assert t.cycles == t.steady + T["vf_drain_cycles"]
+    assert t.vf_time == t.cycles + T["vf_start_cycles"]
+    assert t.log_cycles == t.vf_time + T["vf_log_extra_cycles"]
+
+
+def test_membase_bank_conflict_costs_cycles():
+    """The same MemBase Add, its two sources in one UB bank vs in different banks: the loads of one
+    bank serialise ("all" rule) and the VF takes one cycle more (one VL chunk)."""
+    from toolkit.membase.vfstream import count_stream
+    assert T["bank_conflicts"] == "all"
+    same = count_stream("RV_VADD", 2, 64, 64, addrs=((8192, 4), (0, 4), (4096, 4)))      # 4096 % 512 == 0
+    apart = count_stream("RV_VADD", 2, 64, 64, addrs=((8192, 4), (0, 4), (4096 + 256, 4)))
+    assert schedule(same, M).steady == schedule(apart, M).steady + 1
+    off = with_overrides(M, "timing", bank_conflicts="none")
+    assert schedule(same, off).steady == schedule(apart, off).steady
+
+
+def test_stalls_name_the_dependency_a_vf_waits_for():
+    # a reduction feeding a long dependent tail: most cycles wait for VCADD / VDIV results
+    stream = [("RV_VLD", 1, (), None), ("RV_VCADD", 2, (1,), None), ("RV_VDIV", 3, (2,), None),
+              ("RV_VDIV", 4, (3,), None), ("RV_VST", -1, (4,), None)]
+    t = schedule(stream, M)
+    assert t.bottleneck() == "dependency chain"          # a single chain meets its bound
+    assert set(t.stalls) >= {"wait RV_VCADD", "wait RV_VDIV"}

@@ -145,6 +145,8 @@ def summary(preds: list[Prediction]) -> dict:
     return {
         "pushq_rows": sum(p.kind == "pushq" for p in preds),
         "pushq_mape": round(mape(preds, "pushq"), 2),
+        "vf_rows": sum(p.kind == "pushq" for p in preds),        # every whole-VF cycle row, old and new
+        "vf_mape": round(mape(preds, "pushq"), 2),
         "orderings": len(orders),
         "orderings_ok": sum(o.ok for o in orders),
         "mte_rows": sum(p.kind == "mte" for p in preds),

@@ -14,9 +14,12 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import scalar_value
+from ..machine import load_machine
 
-VL = 256
-BLOCK = 32
+_CORE = load_machine().params["core"]
+VL = _CORE["vl_bytes"]                 #: bytes of one vector register / one MemBase repeat
+BLOCK = _CORE["block_bytes"]           #: one DataBlock
+MAX_REPEAT = _CORE["max_repeat"]       #: repeatTime limit of the level-0 form
 MASK64 = (1 << 64) - 1
 _I64 = np.int64
 
@@ -86,10 +89,11 @@ def parse_mask(ctx: Any, api: str, mask: Any, lanes: int) -> Mask:
 
 
 def check_u8(ctx: Any, api: str, **values: int) -> None:
-    """Report BAD_PARAMETER for a uint8 parameter outside [0, 255]."""
+    """Report BAD_PARAMETER for a uint8 parameter outside [0, 255] (a repeat count: [0, max_repeat])."""
     for name, v in values.items():
-        if not 0 <= v <= 255:
-            ctx.report("BAD_PARAMETER", f"{api}: {name} = {v} is outside the uint8 range [0, 255]")
+        hi = MAX_REPEAT if name.startswith("repeat") else 255
+        if not 0 <= v <= hi:
+            ctx.report("BAD_PARAMETER", f"{api}: {name} = {v} is outside the uint8 range [0, {hi}]")
 
 
 class Access:

@@ -13,7 +13,10 @@ all generic (no kernel knowledge):
 """
 from __future__ import annotations
 
-_NEVER_DEAD = {"RV_VST", "RV_VSSTB", "RV_VSTUI", "RV_VSTAS", "RV_VLOOP", "ITER", "RV_MEMBAR", "RV_PLT"}
+from ..events import ITER
+from ..machine.isa import SIDE_EFFECTS
+
+_NEVER_DEAD = SIDE_EFFECTS | {ITER}
 
 
 def compile_passes(instrs: list) -> list:

@@ -32,7 +32,8 @@ def summarise(rows, core, p, detail: bool) -> VfTiming:
     loop_entries = sum(1 for r in rows if r.cls == LOOP)
     cycles = end + p["vf_drain_cycles"]
     return VfTiming(cycles, end, n_ex, lane_events, lane_sum, op_count, op_sum, loop_entries,
-                    bounds(rows, p), slices, vf_time=p["vf_start_cycles"] + cycles)
+                    bounds(rows, p), slices, vf_time=p["vf_start_cycles"] + cycles,
+                    log_cycles=p["vf_start_cycles"] + cycles + p["vf_log_extra_cycles"])
 
 
 def bounds(rows, p) -> dict[str, float]:

@@ -3,7 +3,9 @@
 Model (every number from the machine file, ``[timing]`` and the per-opcode entries):
 * Start and drain: an isolated VF dispatches its first instruction ``vf_start_cycles`` after it
   starts and ends ``vf_drain_cycles`` after its last instruction completes (``vf_time``); in the
-  PUSHQ slices of VFs launched back to back the start overlaps the previous VF (``cycles``).
+  PUSHQ slices of VFs launched back to back the start overlaps the previous VF (``cycles``). The
+  vendor's cycle-accurate model logs a VF from its dispatch (``log_cycles``): ``vf_log_extra_cycles``
+  more than ``vf_time``.
 * Front end: instructions dispatch in program order, ``dispatch_width`` per cycle, into an issue
   queue of ``window`` entries (an entry is freed when its instruction issues). A hardware-loop entry
   (RV_VLOOP) ends the dispatch group and stalls dispatch for ``loop_entry_cycles``; every loop
@@ -39,6 +41,7 @@ ALU, ALU0, SFU, PRED, LD, ST, LOOP, BAR = range(8)
 _UNIT_CLASS = {"alu": ALU, "alu0": ALU0, "sfu": SFU, "pred": PRED, "load": LD, "store": ST, "loop": LOOP,
                "membar": BAR}
 _VALUE_CLASSES = (ALU, ALU0, SFU, LD)       # classes whose result occupies a physical vector register
+_CLASS_NAME = {v: k for k, v in _UNIT_CLASS.items()}
 
 
 @dataclass
@@ -54,15 +57,26 @@ class VfTiming:
     bounds: dict[str, float]
     slices: list | None = field(default=None, repr=False)   # (lane, opcode, start, end) when detailed
     vf_time: int = 0                  #: one isolated VF from start to end: start + schedule + drain
+    log_cycles: int = 0               #: the VF as the vendor's instruction log (camodel) times it
+    stalls: dict = field(default_factory=dict, repr=False)  #: cycles without issue, by what held the oldest
 
     @property
     def ipc(self) -> float:
         return self.n_ex / self.steady if self.steady else 0.0
 
     def bottleneck(self, tol: float = 0.02) -> str:
-        """The bound within ``tol`` of the simulated steady cycles, or 'mixed'."""
+        """The bound within ``tol`` of the simulated steady cycles; else, when the VF stalls (no issue)
+        for at least a quarter of its cycles, what held it (e.g. "dependency chain: 40% of the cycles
+        waiting for RV_VCADD, RV_VDIV"); else 'mixed'."""
         best = max(self.bounds.items(), key=lambda kv: kv[1], default=("none", 0.0))
-        return best[0] if self.steady and best[1] >= (1 - tol) * self.steady else "mixed"
+        if self.steady and best[1] >= (1 - tol) * self.steady:
+            return best[0]
+        waits = sorted(((c, r[5:]) for r, c in self.stalls.items() if r.startswith("wait ")), reverse=True)
+        waited = sum(c for c, _ in waits)
+        if self.steady and waited >= 0.25 * self.steady:
+            top = [op for c, op in waits if c >= 0.1 * waited][:3]
+            return f"dependency chain ({100 * waited / self.steady:.0f}% of the cycles waiting for {', '.join(top)})"
+        return f"mixed (highest bound: {best[0]}, {100 * best[1] / self.steady:.0f}%)" if self.steady else "mixed"
 
 
 class Row(NamedTuple):
@@ -150,10 +164,13 @@ class _VectorCore:
         self.same_bank_reads_conflict = p["bank_conflicts"] == "all"
         self.sfu_switch, self.store_queue = p["sfu_switch_cycles"], p["store_queue"]
         self.reg_release = p["reg_release"]
+        self.store_bank_extra = p["store_bank_cycles"] - 1
         n = len(rows)
         self.disp = [0] * n
         self.issue = [-1] * n
         self.rdy = [-1] * n                                 # ready cycle once every producer has issued
+        self.blocker = [-1] * n                             # a producer not yet issued when last checked
+        self.stalls: dict[str, int] = {}                    # cycles without issue, by reason
         self.exu_busy = [0] * p["ex_units"]
         self.sfu_busy = [0] * p["sfu_units"]
         self.sfu_last: list[str | None] = [None] * p["sfu_units"]
@@ -186,21 +203,46 @@ class _VectorCore:
 
     # ---- issue --------------------------------------------------------------------------------
     def ready_at(self, i: int) -> int:
-        """Earliest issue cycle of row i (-1 while a producer has not issued)."""
+        """Earliest issue cycle of row i (-1 while a producer has not issued; ``blocker`` remembers it)."""
         r = self.rdy[i]
         if r >= 0:
             return r
         rows, issue = self.rows, self.issue
+        b = self.blocker[i]
+        if b >= 0 and issue[b] < 0:
+            return -1
         r = self.disp[i] + self.d2i
         for prod, extra in rows[i].deps:
             ip = issue[prod]
             if ip < 0:
+                self.blocker[i] = prod
                 return -1
             v = ip + rows[prod].lat + extra
             if v > r:
                 r = v
         self.rdy[i] = r
         return r
+
+    def issue_pass(self, waiting: list[int], t: int) -> list[int]:
+        """One cycle of issue: loads and other ops oldest first, then stores; returns the still waiting."""
+        rows, rdy, issue, blocker = self.rows, self.rdy, self.issue, self.blocker
+        still: list[int] = []
+        stores: list[int] = []
+        for i in waiting:
+            cls = rows[i].cls
+            if cls == ST:
+                stores.append(i)
+                continue
+            r = rdy[i]
+            if r < 0:
+                b = blocker[i]
+                r = -1 if b >= 0 and issue[b] < 0 else self.ready_at(i)
+            if r < 0 or r > t or not self.try_issue(i, t):
+                still.append(i)
+        if stores:
+            still += [i for i in stores if not self.try_issue(i, t)]
+            still.sort()
+        return still
 
     def try_issue(self, i: int, t: int) -> bool:
         r = self.ready_at(i)
@@ -269,29 +311,49 @@ class _VectorCore:
             if len(q) >= self.store_queue:
                 return False
         bank, span = row.bank, row.span
-        for k in range(span):
-            if self.ub_used.get(t + k, 0) >= self.ub_slots or (store and self.ubw_used.get(t + k, 0) >= self.ub_wslots):
+        hold = span + self.store_bank_extra if store else span      # a write keeps its banks longer
+        for k in range(hold):
+            if k < span and (self.ub_used.get(t + k, 0) >= self.ub_slots
+                             or store and self.ubw_used.get(t + k, 0) >= self.ub_wslots):
                 return False
             if bank:
                 reads, writes = self.banks.get(t + k, (0, 0))
                 if bank & writes or (store or self.same_bank_reads_conflict) and bank & reads:
                     return False
-        for k in range(span):
-            self.ub_used[t + k] = self.ub_used.get(t + k, 0) + 1
+        for k in range(hold):
+            if k < span:
+                self.ub_used[t + k] = self.ub_used.get(t + k, 0) + 1
+                if store:
+                    self.ubw_used[t + k] = self.ubw_used.get(t + k, 0) + 1
             if bank:
                 reads, writes = self.banks.get(t + k, (0, 0))
                 self.banks[t + k] = (reads, writes | bank) if store else (reads | bank, writes)
-            if store:
-                self.ubw_used[t + k] = self.ubw_used.get(t + k, 0) + 1
         if store:
             heapq.heappush(self.stores_inflight, t + row.dur)
             self.stores_pending.append(t + row.dur)
         return True
 
+    def stall(self, oldest: int, t: int, cycles: int) -> None:
+        """Account ``cycles`` without any issue to what holds the oldest waiting instruction: the
+        producer it waits for ("wait RV_X"), its busy unit ("unit <cls>"), or the front end."""
+        if oldest < 0:
+            reason = "front end"
+        else:
+            r = self.ready_at(oldest)
+            deps = self.rows[oldest].deps
+            if (r < 0 or r > t) and deps:
+                late = max(deps, key=lambda d: 10 ** 9 if self.issue[d[0]] < 0
+                           else self.issue[d[0]] + self.rows[d[0]].lat + d[1])
+                reason = "wait " + self.rows[late[0]].op
+            else:
+                reason = "unit " + _CLASS_NAME[self.rows[oldest].cls]
+        self.stalls[reason] = self.stalls.get(reason, 0) + cycles
+
     def next_event(self, t: int, waiting: list[int], fe_block: int | None) -> int:
         """The next cycle at which something can change (when nothing happened at t)."""
         nxt = [fe_block] if fe_block is not None else []
-        nxt += [r for r in map(self.ready_at, waiting) if r > t]
+        rdy = self.rdy
+        nxt += [r for r in (rdy[i] if rdy[i] >= 0 else self.ready_at(i) for i in waiting) if r > t]
         nxt += [b for b in self.exu_busy if b > t] + [b for b in self.pred_busy if b > t]
         nxt += [b + self.sfu_switch for b in self.sfu_busy if b + self.sfu_switch > t]
         nxt += [s + self.membar_rel for s in self.stores_pending]
@@ -306,7 +368,9 @@ def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
     core = _VectorCore(rows, last_reader, p)
     _run(core, rows, last_reader, p)
     from .vf_bounds import summarise
-    return summarise(rows, core, p, detail)
+    timing = summarise(rows, core, p, detail)
+    timing.stalls = core.stalls
+    return timing
 
 
 def _run(core: _VectorCore, rows: list[Row], last_reader: list[int], p) -> None:
@@ -329,8 +393,8 @@ def _run(core: _VectorCore, rows: list[Row], last_reader: list[int], p) -> None:
                         fe_block = max(t + (k > 0), last_iter + iter_gap)
                         break
                     last_iter = t
-                if row.value and not core.reg_available(t):
-                    break
+                if row.value and not core.reg_available(t) and (waiting or core.reg_frees):
+                    break                       # (nothing can free one: the compiler spilled; go on)
                 disp[pc] = t
                 progressed = True
                 if row.cls == LOOP:             # the loop entry ends the dispatch group
@@ -345,15 +409,13 @@ def _run(core: _VectorCore, rows: list[Row], last_reader: list[int], p) -> None:
                 waiting.append(pc)
                 pc += 1
         # ---- issue: loads and other ops oldest first, then stores ----
+        issued = False
         if waiting:
-            still = [i for i in waiting if rows[i].cls != ST and not core.try_issue(i, t)]
-            stores = [i for i in waiting if rows[i].cls == ST]
-            still += [i for i in stores if not core.try_issue(i, t)]
-            progressed = progressed or len(still) < len(waiting)
-            if stores:
-                still.sort()
+            still = core.issue_pass(waiting, t)
+            issued = len(still) < len(waiting)
+            progressed = progressed or issued
             waiting = still
-        if progressed or not waiting and pc >= n:
-            t += 1
-        else:
-            t = core.next_event(t, waiting, fe_block if pc < n else None)
+        nt = t + 1 if progressed or not waiting and pc >= n else core.next_event(t, waiting, fe_block if pc < n else None)
+        if not issued and (waiting or pc < n):
+            core.stall(waiting[0] if waiting else -1, t, nt - t)
+        t = nt

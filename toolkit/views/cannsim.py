@@ -15,7 +15,7 @@ LANES = ("RVECEX", "RVECLD", "RVECST", "RVECLP")
 def vf_metrics(t: VfTiming) -> dict[str, float]:
     m: dict[str, float] = {
         "pushq_vf_cycles": t.cycles,
-        "vf_cycles": t.vf_time,         # one VF from start to end, drain included (the vendor's instr_log)
+        "vf_cycles": t.log_cycles,      # one VF from start to end, drain included (the vendor's instr_log)
         "steady_cycles": t.steady,
         "ipc": round(t.ipc, 4),
         "loop_entries": t.loop_entries,

@@ -133,5 +133,14 @@ def compare_cycles_table(summaries: dict[str, dict]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
              for r in rows]
-    lines += [f"bottleneck {n}: {_na(s) if s.get('aborted') else s['bottleneck']}" for n, s in summaries.items()]
+    lines += [f"bottleneck {n}: {_na(s) if s.get('aborted') else s['bottleneck']}{_vf_kinds_line(s)}"
+              for n, s in summaries.items()]
     return "\n".join(lines)
+
+
+def _vf_kinds_line(s: dict, top: int = 3) -> str:
+    """The VF kinds with the most cycles: IPC and what bounds each (the VF scheduler's bottleneck)."""
+    kinds = sorted(s.get("vf_kinds") or {}, key=lambda k: -s["vf_kinds"][k]["cycles"])[:top]
+    if s.get("aborted") or not kinds:
+        return ""
+    return "; VFs: " + " | ".join(f"{k} IPC {s['ipc'][k]:.2f}, {s['vf_kinds'][k]['bottleneck']}" for k in kinds)
