@@ -15,12 +15,7 @@ STEP, NAME = 7, "7_merged_vf_direct"
 TILE_FACTOR = 2            #: the kernel class is instantiated with tileLen = 2 * TILE_LEN
 
 
-def __no_simd_vf_fusion__(vf):
-    """``__no_simd_vf_fusion__``: keeps the VF out of compiler VF fusion (which the toolkit does not apply)."""
-    return vf
-
-
-@__no_simd_vf_fusion__
+@Reg.__no_simd_vf_fusion__
 @Reg.__simd_vf__
 def VfSoftmax2RowDirect(xAddr0, xAddr1, yAddr0, yAddr1, n, loopNum, oneRepeatSize):
     xReg0 = Reg.RegTensor[float]()
