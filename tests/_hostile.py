@@ -140,3 +140,42 @@ def interrupt_when(proc: subprocess.Popen, ready, sig: int = signal.SIGINT, time
             raise AssertionError(f"process ended (rc {proc.returncode}) before the interrupt point")
         time.sleep(0.01)
     proc.send_signal(sig)
+
+
+#: path spellings a user might give, relative to a sandbox holding the entries made by ``sandbox()``
+PATHS = ["out.json", "-", "", "dir", "dir/", "dir/new.json", "missing/x.json", "existing.json", "./existing.json",
+         "link.json", "hard.json", "dangling.json", "loop.json", "/dev/null", "/proc/version", "n" * 300,
+         "existing.json/x", "sub/../out.json", "dir/../existing.json", "ro.json", "a\0b", "/", ".", "dir/link.json"]
+
+
+def sandbox() -> str:
+    """A temp directory holding one of each hostile entry the PATHS spellings refer to."""
+    root = tempfile.mkdtemp(prefix="mc-fuzz-")
+    os.mkdir(os.path.join(root, "dir"))
+    os.mkdir(os.path.join(root, "sub"))
+    with open(os.path.join(root, "existing.json"), "w") as fh:
+        fh.write("old")
+    os.chmod(os.path.join(root, "existing.json"), 0o600)
+    with open(os.path.join(root, "ro.json"), "w") as fh:
+        fh.write("read-only")
+    os.chmod(os.path.join(root, "ro.json"), 0o444)
+    os.link(os.path.join(root, "existing.json"), os.path.join(root, "hard.json"))
+    os.symlink("existing.json", os.path.join(root, "link.json"))
+    os.symlink("../existing.json", os.path.join(root, "dir", "link.json"))
+    os.symlink("dir/made.json", os.path.join(root, "dangling.json"))
+    os.symlink("loop.json", os.path.join(root, "loop.json"))
+    return root
+
+
+def resolved(root: str, path: str) -> str:
+    return os.path.realpath(os.path.join(root, path))
+
+
+def check_invariants(root: str) -> None:
+    """What no run may ever change: links stay links, the hard link stays one file, modes stay."""
+    assert os.path.islink(os.path.join(root, "link.json")) and os.path.islink(os.path.join(root, "dangling.json"))
+    assert os.path.samefile(os.path.join(root, "existing.json"), os.path.join(root, "hard.json"))
+    assert stat.S_IMODE(os.stat(os.path.join(root, "existing.json")).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(os.path.join(root, "ro.json")).st_mode) == 0o444
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode) and os.path.isdir(os.path.join(root, "dir"))
+    assert not leftovers(root)

@@ -16,8 +16,7 @@ from hypothesis import given, note, strategies as st
 from host import gen_data
 from host.binio import case_layout
 
-from _hostile import KV, invoke, snapshot
-from test_fuzz_outputs import PATHS, _check_invariants, _resolved, sandbox
+from _hostile import KV, PATHS, check_invariants, invoke, resolved, sandbox, snapshot
 
 B, S, DV, DK = 1, 16, 512, 128
 SHAPE = ["--batch", str(B), "--seq", str(S)]
@@ -59,11 +58,11 @@ def _check_run(root: str, before: dict, code: int, out: str, err: str, outputs: 
         if path == "-":
             docs[option] = strict_json(out)                    # '-' output: the whole of stdout
         elif path not in ("/dev/null", "/dev/stdout"):
-            with open(_resolved(root, path)) as fh:
+            with open(resolved(root, path)) as fh:
                 docs[option] = strict_json(fh.read())
     if "-" not in outputs.values() and "/dev/stdout" not in outputs.values():
         assert marker is None or marker in out                 # the text report, when stdout is free
-    _check_invariants(root)
+    check_invariants(root)
     return docs.get("--json")
 
 

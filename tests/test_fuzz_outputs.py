@@ -6,8 +6,6 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import stat
-import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 
 from hypothesis import given, note, strategies as st
@@ -16,45 +14,7 @@ from host import gen_data
 from host.binio import case_layout
 from toolkit.outputs import OutputError, OutputPlan
 
-from _hostile import leftovers, snapshot
-
-#: path spellings a user might give, relative to a sandbox holding the entries made by ``sandbox()``
-PATHS = ["out.json", "-", "", "dir", "dir/", "dir/new.json", "missing/x.json", "existing.json", "./existing.json",
-         "link.json", "hard.json", "dangling.json", "loop.json", "/dev/null", "/proc/version", "n" * 300,
-         "existing.json/x", "sub/../out.json", "dir/../existing.json", "ro.json", "a\0b", "/", ".", "dir/link.json"]
-
-
-def sandbox() -> str:
-    root = tempfile.mkdtemp(prefix="mc-fuzz-")
-    os.mkdir(os.path.join(root, "dir"))
-    os.mkdir(os.path.join(root, "sub"))
-    with open(os.path.join(root, "existing.json"), "w") as fh:
-        fh.write("old")
-    os.chmod(os.path.join(root, "existing.json"), 0o600)
-    with open(os.path.join(root, "ro.json"), "w") as fh:
-        fh.write("read-only")
-    os.chmod(os.path.join(root, "ro.json"), 0o444)
-    os.link(os.path.join(root, "existing.json"), os.path.join(root, "hard.json"))
-    os.symlink("existing.json", os.path.join(root, "link.json"))
-    os.symlink("../existing.json", os.path.join(root, "dir", "link.json"))
-    os.symlink("dir/made.json", os.path.join(root, "dangling.json"))
-    os.symlink("loop.json", os.path.join(root, "loop.json"))
-    return root
-
-
-def _resolved(root: str, path: str) -> str:
-    return os.path.realpath(os.path.join(root, path))
-
-
-def _check_invariants(root: str) -> None:
-    """What no run may ever change: links stay links, the hard link stays one file, modes stay."""
-    assert os.path.islink(os.path.join(root, "link.json")) and os.path.islink(os.path.join(root, "dangling.json"))
-    assert os.path.samefile(os.path.join(root, "existing.json"), os.path.join(root, "hard.json"))
-    assert stat.S_IMODE(os.stat(os.path.join(root, "existing.json")).st_mode) == 0o600
-    assert stat.S_IMODE(os.stat(os.path.join(root, "ro.json")).st_mode) == 0o444
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode) and os.path.isdir(os.path.join(root, "dir"))
-    assert not leftovers(root)
-
+from _hostile import PATHS, check_invariants, leftovers, resolved, sandbox, snapshot
 
 contents = st.one_of(st.text(max_size=50), st.binary(max_size=50))
 
@@ -84,9 +44,9 @@ def test_output_plan_refuses_up_front_or_writes_every_output(targets, data):
             if path == "-":
                 assert raw.getvalue() == want
             elif path != "/dev/null":
-                with open(_resolved(root, path), "rb") as fh:
+                with open(resolved(root, path), "rb") as fh:
                     assert fh.read() == want, (name, path)
-        _check_invariants(root)
+        check_invariants(root)
     finally:
         os.chdir(cwd)
         shutil.rmtree(root, ignore_errors=True)
@@ -123,7 +83,7 @@ def test_gen_data_writes_a_whole_case_or_nothing(picks, drop, out, extra):
             for key, (dt, shape) in case_layout(dims["--batch"], 1, dims["--seq"], dims["--dv"], dims["--dk"]).items():
                 size = os.path.getsize(os.path.join(root, out, key + ".bin"))
                 assert size == dt.itemsize * int(gen_data.np.prod(shape)), key
-        _check_invariants(root)
+        check_invariants(root)
     finally:
         os.chdir(cwd)
         shutil.rmtree(root, ignore_errors=True)
