@@ -117,11 +117,6 @@ class ArgParser(argparse.ArgumentParser):
         raise BadUsage(message)
 
 
-def check_writable(*paths: str | None) -> None:
-    """Check output paths before the work (kept for callers not yet on :class:`OutputPlan`)."""
-    OutputPlan({f"output{i}": p for i, p in enumerate(paths)}, labels={f"output{i}": "output" for i in range(len(paths))})
-
-
 def write_output(path: str, text: str) -> None:
     """Write one output safely (``-`` = stdout); prefer one :class:`OutputPlan` for all of a run's outputs."""
     OutputPlan({"output": path}, labels={"output": "output"}).commit({"output": text})
