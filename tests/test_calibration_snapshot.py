@@ -9,7 +9,6 @@ import pytest
 
 from operators.simd_vf_story import calibration as cal
 from operators.simd_vf_story import fitting
-from operators.simd_vf_story.hostlib import run_module
 from toolkit.machine import load_machine
 
 SNAP = json.loads((pathlib.Path(__file__).parent / "snapshots" / "calibrate.json").read_text())
@@ -82,11 +81,10 @@ def test_fitted_parameters_are_the_ones_the_machine_file_marks_fitted():
 
 
 @pytest.mark.parametrize("param", fitting.FITTED + fitting.PINNED, ids=lambda p: p.key)
-def test_doubling_a_fitted_parameter_moves_its_witness_out_of_band(param):
+def test_doubling_a_fitted_parameter_moves_its_witness_out_of_band(param, events):
     w = SNAP["witnesses"][param.key]
     assert param.get(M) == w["value"]
-    variant = cal.VARIANTS[w["variant"]]
-    evs = {variant.key: run_module(variant.module, variant.name).events}
+    evs = {w["variant"]: events[w["variant"]]}
     moved = {key(p): p.ours for p in cal.predict_rows(evs, param.set(M, w["doubled"]))}
     got = moved[w["row"]]
     assert abs(got - w["predicted"]) > band(w["predicted"])
