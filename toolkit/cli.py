@@ -173,7 +173,7 @@ COMMAND_GROUP = "migrate_check.commands"
 def _register() -> None:
     from importlib.metadata import entry_points
 
-    from . import cli_asc, cli_machine  # noqa: F401  (generic commands add themselves to ``cli``)
+    from . import cli_asc, cli_machine, cli_sweep  # noqa: F401  (generic commands add themselves to ``cli``)
     for ep in entry_points(group=COMMAND_GROUP):
         if ep.name not in cli.commands:
             cli.add_command(ep.load(), ep.name)

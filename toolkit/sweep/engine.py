@@ -1,0 +1,135 @@
+"""Run every point of a sweep, in parallel: on a local process pool (default) or a Dask cluster.
+
+A *point* is a dict of parameters (picklable); a *row* is the dict the target's point function returns
+for it (``series``, ``params``, ``status`` ok / refused / fail / crash, ``reason``, ``kernel_cycles``,
+``ub_bytes``, ...). Every point gives a row: an exception inside the point function becomes a
+``crash`` row with its one-line reason, and a worker process that dies is retried alone in a fresh
+process, where dying again makes that point's ``crash`` row. Nothing a point does ends the sweep.
+
+Points whose ``canonical`` key is equal describe the same run (e.g. a ubFactor above blockFactor is
+capped to it): the run is made once and its row copied, with ``same_run_as`` naming the point that ran.
+Rows come back in point order whatever the executor, so a local run and a Dask run of the same sweep
+give equal rows (every point function is deterministic).
+"""
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Hashable, Sequence
+
+PointFn = Callable[[dict], dict]
+
+
+class SweepError(Exception):
+    """The sweep cannot run at all (e.g. no Dask scheduler at the address): exit 2, one line."""
+
+
+def crash_row(point: dict, reason: str) -> dict:
+    return {"series": point.get("series", ""), "params": point.get("params", {}), "status": "crash",
+            "passed": False, "reason": reason, "kernel_cycles": None, "ub_bytes": None}
+
+
+def guarded(fn: PointFn, point: dict) -> dict:
+    """``fn(point)``; an exception becomes the point's ``crash`` row (with the exception's one line)."""
+    try:
+        return fn(point)
+    except Exception as err:                      # a point's failure is data, never the end of the sweep
+        text = " ".join(str(err).split()) or "(no message)"
+        return crash_row(point, f"crash: {type(err).__name__}: {text}"[:400])
+
+
+def _worker_init() -> None:
+    """Pool workers leave interrupts to the parent (which stops the pool) and take no signal handlers
+    the parent process installed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            signal.signal(sig, signal.SIG_DFL)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else methods[0])
+
+
+def _unique(points: Sequence[dict], canonical: Callable[[dict], Hashable] | None) -> tuple[list[int], list[int]]:
+    """(index of the point that runs for each point, indices of the points that run)."""
+    first: dict[Hashable, int] = {}
+    owner = []
+    for k, p in enumerate(points):
+        key = canonical(p) if canonical else k
+        owner.append(first.setdefault(key, k))
+    return owner, sorted(set(owner))
+
+
+def run_points(fn: PointFn, points: Sequence[dict], *, canonical: Callable[[dict], Hashable] | None = None,
+               jobs: int | None = None, dask: str | None = None) -> list[dict]:
+    """One row per point, in point order (see the module docstring)."""
+    owner, unique = _unique(points, canonical)
+    todo = [points[k] for k in unique]
+    if dask:
+        done = _run_dask(fn, todo, dask)
+    else:
+        done = _run_local(fn, todo, jobs or os.cpu_count() or 1)
+    by_index = dict(zip(unique, done))
+    rows = []
+    for k, p in enumerate(points):
+        row = dict(by_index[owner[k]])
+        if owner[k] != k:
+            row["params"] = dict(p.get("params", {}))
+            row["same_run_as"] = dict(points[owner[k]].get("params", {}))
+        rows.append(row)
+    return rows
+
+
+def _run_local(fn: PointFn, points: list[dict], jobs: int) -> list[dict]:
+    if jobs <= 1 or len(points) <= 1:
+        return [guarded(fn, p) for p in points]
+    out: list[dict | None] = [None] * len(points)
+    broken: list[int] = []
+    with ProcessPoolExecutor(min(jobs, len(points)), mp_context=_context(), initializer=_worker_init) as pool:
+        futures = [pool.submit(guarded, fn, p) for p in points]
+        for k, f in enumerate(futures):
+            try:
+                out[k] = f.result()
+            except BrokenProcessPool:
+                broken.append(k)
+    for k in broken:                 # a worker died: run each affected point alone to find which one
+        out[k] = _run_isolated(fn, points[k])
+    return out  # type: ignore[return-value]
+
+
+def _run_isolated(fn: PointFn, point: dict) -> dict:
+    with ProcessPoolExecutor(1, mp_context=_context(), initializer=_worker_init) as pool:
+        try:
+            return pool.submit(guarded, fn, point).result()
+        except BrokenProcessPool:
+            return crash_row(point, "crash: the worker process died (killed by a signal or os._exit)")
+
+
+def _run_dask(fn: PointFn, points: list[dict], address: str) -> list[dict]:
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise SweepError("--dask needs dask.distributed: pip install 'ascend-migrate-toolkit[dask]'") from None
+    try:
+        client = Client(address, timeout="20s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise SweepError(f"--dask {address}: cannot connect to a Dask scheduler ({err})") from None
+    try:
+        futures = client.map(functools.partial(guarded, fn), points, pure=False)
+        return [_dask_result(f, p) for f, p in zip(futures, points)]
+    finally:
+        client.close()
+
+
+def _dask_result(future: Any, point: dict) -> dict:
+    try:
+        return future.result()
+    except Exception as err:                      # KilledWorker and friends: the point's row says so
+        return crash_row(point, f"crash on the Dask cluster: {type(err).__name__}: {err}"[:400])
