@@ -26,7 +26,8 @@ def main(argv: list[str]) -> int:
 
     bridge.PROGRAM = ProgramState(load_machine(spec.get("machine", "ascend950")), spec["results"],
                                   spec.get("kernel_params", {}), bool(spec.get("trace")),
-                                  bool(spec.get("keep_events")), bool(spec.get("vf_fusion")))
+                                  bool(spec.get("keep_events")), bool(spec.get("vf_fusion")),
+                                  bool(spec.get("timeline")))
     os.environ["ASC_EXE_PID"] = str(os.getpid())
     import numpy as np
     np.seterr(all="ignore")             # as inside a Python VF: masked-off lanes may divide by zero

@@ -66,13 +66,15 @@ class ProgramState:
     """Everything the bridge needs between two native calls (one instance per child process)."""
 
     def __init__(self, machine: Machine, results_path: str, kernel_params: dict[str, list[str]],
-                 want_trace: bool = False, keep_events: bool = False, vf_fusion: bool = False):
+                 want_trace: bool = False, keep_events: bool = False, vf_fusion: bool = False,
+                 want_timeline: bool = False):
         from ..timing.model import TimingModel
         self.machine = machine
         self.timing_model = TimingModel(machine)
         self.want_trace = want_trace
         self.keep_events = keep_events
         self.vf_fusion = vf_fusion
+        self.want_timeline = want_timeline
         self.strings: list[str] = []
         self._string_ids: dict[str, int] = {}
         self.objects: dict[int, Any] = {}

@@ -23,6 +23,9 @@ def launch_record(state, prog) -> dict[str, Any]:
     record["outputs"] = _outputs(state, names)
     if prog.keep_events:                           # for tests and tools: the raw event streams per core
         record["events"] = [core.events for core in result.cores]
+    if prog.want_timeline:                         # for the HTML report: the slowest core's pipes
+        from ..views.timeline import slowest_core_timeline
+        record["timeline"] = None if result.aborted else slowest_core_timeline(timing)
     if prog.want_trace:
         from ..views.trace import launch_trace
         label = f"launch {prog.launches} {state.name}"

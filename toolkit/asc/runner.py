@@ -64,24 +64,26 @@ def _child_env(built: Built, run_dir: Path, exe: Path, status_fd: int) -> dict[s
 
 
 def run_program(built: Built, args: list[str], timeout: float | None = None, trace: bool = False,
-                cwd: str | None = None, keep_events: bool = False, vf_fusion: bool = False) -> ProgramRun:
-    """Run ``built`` with ``args``; ``keep_events`` also returns every launch's raw event streams."""
+                cwd: str | None = None, keep_events: bool = False, vf_fusion: bool = False,
+                timeline: bool = False) -> ProgramRun:
+    """Run ``built`` with ``args``; ``keep_events`` also returns every launch's raw event streams,
+    ``timeline`` the slowest core's pipe timeline (for the HTML report)."""
     run_dir = Path(tempfile.mkdtemp(prefix="migrate-check-run-"))
     try:
-        return _run_in(run_dir, built, args, timeout, trace, cwd, keep_events, vf_fusion)
+        return _run_in(run_dir, built, args, timeout, trace, cwd, keep_events, vf_fusion, timeline)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
 def _run_in(run_dir: Path, built: Built, args: list[str], timeout, trace: bool, cwd, keep_events: bool,
-            vf_fusion: bool = False) -> ProgramRun:
+            vf_fusion: bool = False, timeline: bool = False) -> ProgramRun:
     exe = run_dir / built.source.stem
     exe.write_bytes(b"")                    # the program's own path exists, as an executable would
     _python_wrapper(run_dir / "bin")
     results = run_dir / "results.pkl"
     spec = {"library": str(built.library), "exe": str(exe), "results": str(results),
             "kernel_params": built.kernel_params, "trace": trace, "keep_events": keep_events,
-            "vf_fusion": vf_fusion}
+            "vf_fusion": vf_fusion, "timeline": timeline}
     (run_dir / "spec.json").write_text(json.dumps(spec))
     status_r, status_w = os.pipe()
     cmd = [sys.executable, "-m", "toolkit.asc.child", str(run_dir / "spec.json"), "--", *args]

@@ -22,7 +22,7 @@ def ub_from_json(d: dict) -> UbReport:
 
 def launch_json(lr: dict) -> dict:
     """A launch record without its raw output bytes and trace (what --json shows)."""
-    out = {k: v for k, v in lr.items() if k not in ("outputs", "trace", "kind", "index")}
+    out = {k: v for k, v in lr.items() if k not in ("outputs", "trace", "timeline", "kind", "index")}
     out["outputs"] = [{"arg": o["arg"], "dtype": o["dtype"], "bytes_written": int(np.unpackbits(
         np.frombuffer(o["written"], np.uint8))[:o["nbytes"]].sum())} for o in lr.get("outputs", [])]
     return out
