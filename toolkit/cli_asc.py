@@ -20,6 +20,7 @@ _BUILD_OPTIONS = [
                  help="stop the program after S seconds"),
     click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)"),
     click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE"),
+    click.option("--html", "html_path", type=str, default=None, help="write the report as a self-contained HTML page"),
     click.option("--vf-fusion", is_flag=True,
                  help="model the compiler's VF fusion (--cce-simd-vf-fusion=true); default off, as samples are profiled"),
 ]
@@ -32,14 +33,14 @@ def _build_options(fn):
 
 
 def _run_one(source: str, include_dirs, defines, timeout: float, args: list[str], trace: bool,
-             vf_fusion: bool = False):
+             vf_fusion: bool = False, timeline: bool = False):
     from .asc.build import BuildError, build
     from .asc.runner import run_program
     try:
         built = build(source, list(include_dirs), list(defines))
     except BuildError as err:
         raise BadUsage(str(err)) from None
-    return run_program(built, args, timeout=timeout, trace=trace, vf_fusion=vf_fusion)
+    return run_program(built, args, timeout=timeout, trace=trace, vf_fusion=vf_fusion, timeline=timeline)
 
 
 def _exit_code(run, gate_ok: bool) -> int:
@@ -64,15 +65,19 @@ def _trace_of(runs: list) -> dict:
 @click.argument("source", type=str)
 @_build_options
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def run_command(source, include_dirs, defines, timeout, json_path, trace_path, vf_fusion, args) -> int:
+def run_command(source, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion, args) -> int:
     """Build and run an .asc program; every kernel launch runs on the emulator (args after --)."""
     from .views.run_report import run_json, run_passed, run_text
-    plan = OutputPlan({"json": json_path, "trace": trace_path})
-    run = _run_one(source, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion)
+    plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
+    run = _run_one(source, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion,
+                   timeline="html" in plan)
     _echo_program_output(run, not plan.stdout_taken)
     contents: dict[str, Any] = {"json": dump_json(run_json(run))}
     if "trace" in plan:
         contents["trace"] = dump_json(_trace_of([run]))
+    if "html" in plan:
+        from .views.html_asc import run_page
+        contents["html"] = run_page(run)
     if run.failure is not None:
         raise BadUsage(f"{source}: {run.failure}")
     plan.commit(contents)
@@ -87,29 +92,57 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, v
 @_build_options
 @click.option("--atol", type=float, default=None,
               help="absolute tolerance of the output comparison (default by dtype: bf16 6e-2, fp16 1e-3, fp32 1e-4)")
+@click.option("--advise", type=str, default=None, metavar="NAME=V1,V2,...",
+              help="sweep this macro over the values for both programs and name the change that buys most")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes of the --advise sweep")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def compare_command(source_a, source_b, include_dirs, defines, timeout, json_path, trace_path, vf_fusion, atol,
-                    args) -> int:
+def compare_command(source_a, source_b, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion,
+                    atol, advise, jobs, args) -> int:
     """Run two .asc programs (say MemBase and RegBase) and compare them launch by launch: verdicts, UB
     saving, speed-up and the element-wise difference of their kernels' outputs."""
     from .views.run_report import compare_json, compare_text
-    plan = OutputPlan({"json": json_path, "trace": trace_path})
-    runs = [_run_one(s, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion)
-            for s in (source_a, source_b)]
+    plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
+    axis = _advise_axis(advise)
+    runs = [_run_one(s, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion,
+                     timeline="html" in plan) for s in (source_a, source_b)]
     for run in runs:
         if run.failure is not None:
             raise BadUsage(f"{run.source}: {run.failure}")
     result = compare_json(runs[0], runs[1], atol)
+    if axis:
+        from .sweep.asc_advice import compare_advice
+        result["advisor"] = compare_advice([source_a, source_b], runs, axis, list(include_dirs), list(defines),
+                                           timeout, list(args), jobs, vf_fusion)
     contents: dict[str, Any] = {"json": dump_json(result)}
     if "trace" in plan:
         contents["trace"] = dump_json(_trace_of(runs))
+    if "html" in plan:
+        from .views.html_asc import compare_page
+        contents["html"] = compare_page(runs[0], runs[1], result)
     plan.commit(contents)
     if not plan.stdout_taken:
-        click.echo(compare_text(runs[0], runs[1], result, ("a", "b")))
+        click.echo(compare_text(runs[0], runs[1], result, ("a", "b")) + _advice_text(result))
     for run in runs:
         if run.exit_status:
             return run.exit_status
     return EXIT_OK if result["passed"] else EXIT_GATE
+
+
+def _advise_axis(spec: str | None) -> tuple[str, list] | None:
+    """``--advise NAME=v1,v2,...`` read before any run (a bad one is exit 2 with nothing run)."""
+    if spec is None:
+        return None
+    from .sweep.asc_advice import parse_advise
+    from .sweep.values import BadValues
+    try:
+        return parse_advise(spec)
+    except BadValues as err:
+        raise BadUsage(str(err)) from None
+
+
+def _advice_text(result: dict) -> str:
+    from .sweep.asc_advice import advice_text
+    return "\n" + advice_text(result["advisor"]) if result.get("advisor") else ""
 
 
 __all__ = ["run_command", "compare_command"]

@@ -137,9 +137,10 @@ def _defines(defines: tuple[str, ...]) -> tuple[list[str], dict[str, list]]:
               help="define a macro; a list of values (comma list or FIRST..LAST) is swept")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
               help="stop a program after S seconds (that point crashes, the sweep goes on)")
+@click.option("--vf-fusion", is_flag=True, help="model the compiler's VF fusion (as `run --vf-fusion`)")
 @sweep_options
 @click.pass_context
-def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, **opts) -> int:
+def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, vf_fusion, **opts) -> int:
     """Sweep .asc programs over -D values (every combination, each program a series)."""
     from .sweep import asc_target, report
     sources = [ctx.meta["sweep_source"], *more_sources]
@@ -149,8 +150,8 @@ def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, 
     sweep = SweepRun(opts)
     fixed, swept = _defines(defines)
     combos = combinations(swept)
-    points = asc_target.make_points(sources, swept, combos, fixed, list(include_dirs), timeout,
-                                    list(ctx.meta.get("program_args", [])))
+    points = asc_target.make_points(sources, combos, fixed, list(include_dirs), timeout,
+                                    list(ctx.meta.get("program_args", [])), vf_fusion)
     rows, runs = sweep.run(asc_target.run_point, points)
     series = asc_target.series_labels(sources)
     doc = report.sweep_doc(" ".join(sources), swept or {"(none)": [""]}, series, rows, runs=runs,

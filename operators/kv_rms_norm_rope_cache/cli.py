@@ -32,8 +32,11 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 @click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)")
 @click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE")
 @click.option("--force", is_flag=True, help="run shapes outside the sample's envelope anyway")
+@click.option("--html", "html_path", type=str, default=None, help="write the report as a self-contained HTML page")
+@click.option("--advise", is_flag=True, help="sweep ubFactor (every value that fits) and name the change that buys most")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes of the --advise sweep")
 def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
-               trace_path, force) -> int:
+               trace_path, force, html_path, advise, jobs) -> int:
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
     from . import host
 
@@ -45,7 +48,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
             issues = host.envelope_violations(b, params)
             if issues and not force:
                 raise BadUsage(f"{b}/full_load outside the sample's envelope: {issues[0]} (use --force to run anyway)")
-        plan = OutputPlan({"json": json_path, "trace": trace_path})
+        plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
         case = host.load_case(params, data_dir)
     except host.BadInput as err:
         raise BadUsage(str(err)) from None
@@ -57,13 +60,19 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     report = _report_json(params, runs)
     for b, summary in cycles.items():
         report["backends"][b]["cycles"] = summary
+    if advise:
+        from .advise import kv_advice
+        report["advisor"] = kv_advice(params, runs, model, data_dir=data_dir, force=force, jobs=jobs)
     contents = {"json": dump_json(report)}
+    if "html" in plan:
+        from .html import kv_page
+        contents["html"] = kv_page(params, report, runs, timings, machine)
     if "trace" in plan:
         from toolkit.views.trace import kv_trace
         contents["trace"] = dump_json(kv_trace(runs, timings, model))
     plan.commit(contents)
     if not plan.stdout_taken:
-        click.echo(_report_text(runs) + "\n\n" + _cycles_text(cycles, machine))
+        click.echo(_report_text(runs) + "\n\n" + _cycles_text(cycles, machine) + _advice_text(report))
     return EXIT_OK if report["passed"] else EXIT_GATE
 
 
@@ -96,6 +105,11 @@ def _report_text(runs: dict) -> str:
     lines.append("UB budget (bytes)")
     lines.append(compare_table({b: r.ub for b, r in runs.items()}))
     return "\n".join(lines)
+
+
+def _advice_text(report: dict) -> str:
+    from .advise import advice_text
+    return "\n\n" + advice_text(report["advisor"]) if report.get("advisor") else ""
 
 
 def _cycles_text(cycles: dict, machine) -> str:

@@ -42,8 +42,11 @@ def _model():
     return TimingModel(_machine())
 
 
-def _case(p: host.KvParams) -> dict:
-    """The generated data of ``p``'s shape (ubFactor and cores do not change the data)."""
+def _case(p: host.KvParams, data_dir: str | None = None) -> dict:
+    """The data of ``p``'s shape: ``data_dir``'s files, else generated (ubFactor and cores do not change
+    the data, so a worker generates it once per shape)."""
+    if data_dir is not None:
+        return host.load_case(p, data_dir)
     return _case_of(dataclasses.replace(p, ub_factor=1, cores=1))
 
 
@@ -104,7 +107,7 @@ def run_point(point: dict) -> dict:
         return make_row(backend, point["params"], REFUSED, f"UB plan {ub.total_bytes} B over the budget "
                         f"{ub.budget_bytes} B (largest ubFactor that fits: {ub.max_ub_factor})", ub=ub.to_json(),
                         **extra)
-    run = host.run_backend(backend, p, _case(p), machine)
+    run = host.run_backend(backend, p, _case(p, point.get("data_dir")), machine)
     return run_row(backend, point["params"], run, _model())
 
 

@@ -24,12 +24,12 @@ def series_labels(sources: list[str]) -> list[str]:
     return [os.path.normpath(s) for s in sources]
 
 
-def make_points(sources: list[str], swept: dict[str, list], combos: list[dict], fixed: list[str],
-                include_dirs: list[str], timeout: float, args: list[str]) -> list[dict]:
+def make_points(sources: list[str], combos: list[dict], fixed: list[str], include_dirs: list[str],
+                timeout: float, args: list[str], vf_fusion: bool = False) -> list[dict]:
     labels = series_labels(sources)
     return [{"series": label, "params": combo, "source": src, "include_dirs": list(include_dirs),
-             "defines": [*fixed, *(f"{k}={v}" for k, v in combo.items())], "timeout": timeout, "args": list(args)}
-            for src, label in zip(sources, labels) for combo in combos]
+             "defines": [*fixed, *(f"{k}={v}" for k, v in combo.items())], "timeout": timeout, "args": list(args),
+             "vf_fusion": vf_fusion} for src, label in zip(sources, labels) for combo in combos]
 
 
 def run_point(point: dict) -> dict:
@@ -39,7 +39,7 @@ def run_point(point: dict) -> dict:
         built = build(point["source"], point["include_dirs"], point["defines"])
     except BuildError as err:
         return make_row(point["series"], point["params"], CRASH, f"build: {' '.join(str(err).split())}"[:400])
-    run = run_program(built, point["args"], timeout=point["timeout"])
+    run = run_program(built, point["args"], timeout=point["timeout"], vf_fusion=point.get("vf_fusion", False))
     return program_row(point["series"], point["params"], run)
 
 

@@ -63,16 +63,14 @@ def ub_map(plans: dict[str, dict], largest: dict[str, tuple[int, int]] | None = 
             ax.add_patch(Rectangle((x - 0.36, 0), 0.72, total / 1024, fill=False, ls="--", lw=1.2, ec="#333"))
             ax.annotate(f"largest {factor_name} {factor}\n{total / 1024:.0f} KB", (x, total / 1024),
                         xytext=(0, 3), textcoords="offset points", ha="center", va="bottom", fontsize=8)
-    ax.axhline(budget / 1024, color=CRITICAL, lw=1.5)
-    ax.text(len(names) - 0.5, budget / 1024, f"UB budget {budget / 1024:.0f} KB", color=CRITICAL, ha="right",
-            va="bottom", fontsize=8)
+    budget_line = ax.axhline(budget / 1024, color=CRITICAL, lw=1.5, label=f"UB budget {budget / 1024:.0f} KB")
     top = max([budget] + [p["total_bytes"] for p in plans.values()] + [t for _, t in largest.values()])
     ax.set_ylim(0, top / 1024 * 1.15)
     ax.set_xlim(-0.6, len(names) - 0.4)
     ax.set_xticks(range(len(names)), [f"{n}\n{plans[n]['total_bytes'] / 1024:.1f} KB" for n in names])
     ax.set_ylabel("UB (KB)")
-    ax.legend(handles=[Patch(color=c, label=n) for n, c in colours.items()], fontsize=7, loc="upper left",
-              bbox_to_anchor=(1.01, 1.0), title="buffers", title_fontsize=8)
+    ax.legend(handles=[budget_line] + [Patch(color=c, label=n) for n, c in colours.items()], fontsize=7,
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), title="buffers", title_fontsize=8)
     return fig
 
 
@@ -119,18 +117,24 @@ def _timeline_panel(ax, side: str, tl: dict, colours: dict[str, str], end: int) 
     lanes = LANES + ("critical path",)
     rows = {lane: len(lanes) - 1 - k for k, lane in enumerate(lanes)}
     groups: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    crit: list[tuple[int, int]] = []
+    crit: dict[str, list[tuple[int, int]]] = {}
     for pipe, name, s, e, on_path in tl["slices"]:
         colour = colours.get(name, PIPE_COLOURS["VECTOR"]) if pipe == "VECTOR" else PIPE_COLOURS.get(pipe, "#999")
         groups.setdefault((pipe, colour), []).append((s, max(e - s, 1)))
         if on_path:
-            crit.append((s, max(e - s, 1)))
+            crit.setdefault(pipe, []).append((s, max(e - s, 1)))
         if pipe == "VECTOR" and e - s >= 0.06 * end:
             ax.text(s + (e - s) / 2, rows[pipe], name, ha="center", va="center", fontsize=6.5, clip_on=True)
     for (pipe, colour), spans in groups.items():
         ax.broken_barh(spans, (rows.get(pipe, 0) - 0.38, 0.76), facecolors=colour, lw=0)
-    if crit:
-        ax.broken_barh(crit, (rows["critical path"] - 0.3, 0.6), facecolors=CRITICAL, lw=0)
+    for pipe, spans in crit.items():              # the slices on the path: outlined in red in their lane
+        ax.broken_barh(spans, (rows.get(pipe, 0) - 0.42, 0.84), facecolors="none", edgecolors=CRITICAL, lw=0.9)
+    by_pipe: dict[str, list[tuple[int, int]]] = {}
+    for pipe, s, e in tl.get("path", []):         # the path lane: who holds the path when, in pipe colours
+        by_pipe.setdefault(pipe, []).append((s, max(e - s, 1)))
+    for pipe, spans in by_pipe.items():
+        ax.broken_barh(spans, (rows["critical path"] - 0.3, 0.6), facecolors=PIPE_COLOURS.get(pipe, "#999"),
+                       edgecolors=CRITICAL, lw=0.6)
     ax.set_yticks(list(rows.values()), list(rows))
     ax.set_xlim(0, end * 1.01)
     ax.set_title(f"{side}: core {tl['core']}, {tl['end']} cycles", fontsize=9, loc="left")

@@ -73,14 +73,17 @@ def page(title: str, subtitle: str, sections: list[Section]) -> str:
 
 # -- shared sections -------------------------------------------------------------------------------------
 def verdict_section(gates: list[tuple[str, bool, str]], outputs: list[list[Any]], advisor: list[str],
-                    output_headers: tuple[str, ...] = ("side", "output", "errors", "max diff")) -> Section:
-    """``gates``: (name, passed, detail); ``outputs``: rows under ``output_headers``."""
+                    output_headers: tuple[str, ...] = ("side", "output", "errors", "max diff"),
+                    notes: list[str] = ()) -> Section:
+    """``gates``: (name, passed, detail); ``outputs``: rows under ``output_headers``; ``advisor``: the
+    advisor's lines; ``notes``: more lines (e.g. the speed-up)."""
     overall = all(p for _, p, _ in gates)
     parts = [f"<p>Overall: {badge(overall)}</p>",
              table(["gate", "verdict", "detail"], ([n, badge(p), d] for n, p, d in gates), raw_cols=(1,))]
     if outputs:
         parts.append(table(list(output_headers), outputs, left=2))
-    parts += [f'<p class="advisor">{esc(line)}</p>' for line in advisor]
+    parts += [f"<p>{esc(line)}</p>" for line in notes]
+    parts += [f'<p class="advisor">Advisor: {esc(line)}</p>' for line in advisor]
     return Section("verdict", "Verdict", "\n".join(parts))
 
 
@@ -90,8 +93,9 @@ def ub_section(plans: dict[str, dict], largest: dict[str, tuple[int, int]] | Non
              "-" if p.get("max_ub_factor") is None else p["max_ub_factor"], "yes" if p["fits"] else "NO"]
             for side, p in plans.items()]
     svg = charts.to_svg(charts.ub_map(plans, largest))
-    return Section(sid, title, chart(svg, "Buffers of each InitBuffer plan stacked against the UB budget; "
-                                          "the dashed outline is the plan at the largest ubFactor that fits.")
+    caption = "Buffers of each InitBuffer plan stacked against the UB budget" + (
+        "; the dashed outline is the plan at the largest ubFactor that fits." if largest else ".")
+    return Section(sid, title, chart(svg, caption)
                    + table(["side", "UB bytes", "used", "budget", "largest ubFactor", "fits"], rows))
 
 
@@ -101,10 +105,17 @@ def timeline_section(timelines: dict[str, dict | None], title: str = "Pipe timel
     if not shown:
         return Section(sid, title, '<p class="note">no timeline: the launch did not run to the end</p>')
     svg = charts.to_svg(charts.timeline(shown))
-    crit = {k: sum(e - s for _, _, s, e, c in v["slices"] if c) for k, v in shown.items()}
-    note = "; ".join(f"{k}: critical path covers {crit[k]} of {v['end']} cycles" for k, v in shown.items())
+    note = "; ".join(f"{k}: critical path {_path_shares(v)}" for k, v in shown.items())
     return Section(sid, title, chart(svg, "MTE2 / VECTOR / MTE3 / SCALAR lanes on one time axis, VFs coloured "
-                                          "and named, the critical path in red. " + note))
+                                          "and named; slices on the critical path outlined in red, and the "
+                                          "'critical path' lane shows which pipe holds it when. " + note))
+
+
+def _path_shares(tl: dict) -> str:
+    held: dict[str, int] = {}
+    for pipe, s, e in tl.get("path", []):
+        held[pipe] = held.get(pipe, 0) + e - s
+    return ", ".join(f"{p} {100.0 * c / max(tl['end'], 1):.0f}%" for p, c in sorted(held.items(), key=lambda kv: -kv[1]))
 
 
 def _highest_bound(bounds: dict[str, float]) -> str:
