@@ -88,7 +88,7 @@ def test_load_align_lane_placement(ctx, dist):
     def vf(src, dst):
         r = Reg.RegTensor[np.uint8]()
         Reg.LoadAlign[np.uint8, getattr(Reg.LoadDist, dist)](r, src)
-        got["r"] = r.raw.copy()
+        got["r"] = r.to_numpy(np.uint8)
         Reg.StoreAlign[np.uint8](dst, r, Reg.CreateMask[np.uint8]())
 
     vf(ptr(SRC + off, U8), ptr(DST, U8))
@@ -110,7 +110,7 @@ def test_dual_deinterleave_load_and_interleave_store(ctx, bits, dt):
         r0 = Reg.RegTensor[dt]()
         r1 = Reg.RegTensor[dt]()
         Reg.LoadAlign[dt, getattr(Reg.LoadDist, "DIST_DINTLV_" + bits)](r0, r1, p)
-        got["even"], got["odd"] = r0.raw.view(dt).copy(), r1.raw.view(dt).copy()
+        got["even"], got["odd"] = r0.to_numpy(dt), r1.to_numpy(dt)
         Reg.StoreAlign[dt, getattr(Reg.StoreDist, "DIST_INTLV_" + bits)](q, r1, r0, Reg.CreateMask[dt, Reg.MaskPattern.VL1]())
 
     vf(ptr(SRC, dt), ptr(DST, dt))
@@ -129,7 +129,7 @@ def test_load_align_post_update_advances_pointer(ctx):
         r = Reg.RegTensor[float]()
         for _ in range(3):
             Reg.LoadAlign[float, Reg.PostLiteral.POST_MODE_UPDATE, Reg.LoadDist.DIST_NORM](r, p, 64)
-            seen.append((p.addr, r.raw.view(F32).copy()))
+            seen.append((p.addr, r.to_numpy(F32)))
 
     vf(ptr(SRC))
     assert [addr for addr, _ in seen] == [SRC + 256, SRC + 512, SRC + 768]     # three loads, each moved p
@@ -265,7 +265,7 @@ def test_block_strided_load_masked_blocks_read_zero(ctx, blk_stride):
         r = Reg.RegTensor[float]()
         m = Reg.UpdateMask[float](uint32_t(20))
         Reg.LoadAlign[float, Reg.DataCopyMode.DATA_BLOCK_COPY](r, src, blk_stride, m)
-        got["r"] = r.raw.view(F32).copy()
+        got["r"] = r.to_numpy(F32)
         Reg.StoreAlign[float](UbPtr(DST, F32), r, m)
 
     vf(ptr(SRC))
@@ -285,7 +285,7 @@ def test_block_strided_load_does_not_read_fully_masked_blocks(ctx):
     def vf(src):
         r = Reg.RegTensor[float]()
         Reg.LoadAlign[float, Reg.DataCopyMode.DATA_BLOCK_COPY](r, src, 1, Reg.UpdateMask[float](uint32_t(17)))
-        got["r"] = r.raw.view(F32).copy()
+        got["r"] = r.to_numpy(F32)
 
     vf(ptr(base))
     np.testing.assert_array_equal(got["r"][:24], np.arange(24, dtype=F32))
@@ -355,7 +355,7 @@ def test_load_unalign_at_unaligned_address_and_follow_up(ctx):
         Reg.LoadUnAlignPre(u, src)
         for _ in range(2):
             Reg.LoadUnAlign(r, u, src, 64)                       # post-update by one VL, no new Pre
-            got.append(r.raw.view(F32).copy())
+            got.append(r.to_numpy(F32))
             Reg.StoreAlign[float](UbPtr(DST, F32), r, Reg.CreateMask[float]())
 
     vf(ptr(SRC + 48))                                            # 12 floats in: the doc's src = 48 example

@@ -129,6 +129,8 @@ class Diagnostics:
     def __init__(self) -> None:
         self._items: list[Diagnostic] = []
         self._seen: dict[tuple, Diagnostic] = {}
+        self._seq: dict[int | None, int] = {}
+        self._order: dict[int, tuple] = {}     # id(diagnostic) -> (core, report number on that core)
 
     def report(self, code: str, message: str, *, core: int | None = None, address: int | None = None,
                size: int | None = None, where: tuple[str, int] | None = None, raise_fatal: bool = True,
@@ -138,20 +140,35 @@ class Diagnostics:
         diag = Diagnostic(code, severity, message, rule, file, line, core, address, size, dict(extra),
                           cores=[core] if core is not None else [])
         key = (code, file, line)
+        seq = self._seq.get(core, 0)
+        self._seq[core] = seq + 1
+        order = (-1 if core is None else core, seq)
         first = self._seen.get(key)
         if first is None:
             self._seen[key] = diag
             self._items.append(diag)
+            self._order[id(diag)] = order
         else:           # the same rule broken at the same line again (other cores, later tiles): count it
             first.occurrences += 1
             if core is not None and core not in first.cores:
                 first.cores.append(core)
+            if order < self._order[id(first)]:      # an earlier core's occurrence represents the rule
+                self._order[id(first)] = order
+                first.message, first.core, first.address, first.size = message, core, address, size
+                first.extra = dict(extra)
         if fatal and raise_fatal:
             raise KernelAbort(diag)
         return diag
 
     def add(self, diag: Diagnostic) -> None:
         self._items.append(diag)
+
+    def finalize(self) -> None:
+        """Order as a core-by-core run reports: by the first core that hit each rule, then by when that
+        core hit it (cores running in lock-step interleave their reports)."""
+        self._items.sort(key=lambda d: self._order.get(id(d), (-1, -1)))
+        for d in self._items:
+            d.cores.sort()
 
     def extend(self, other: "Diagnostics") -> None:
         for d in other:

@@ -6,8 +6,10 @@ would abort) and the launch carries on with the next core, so one run reports ev
 """
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -52,28 +54,62 @@ def gm_alloc(name: str, data: np.ndarray | int, fill: int = 0) -> GmPtr:
     return GmPtr(GmBuffer(name, data, fill), 0, np.uint8)
 
 
+#: how a launch runs its cores: "lockstep" (SPMD cores together, batchable calls run once over a core
+#: axis: toolkit.lockstep) or "serial" (one core after another: the reference)
+MODES = ("lockstep", "serial")
+_MODE: contextvars.ContextVar[str] = contextvars.ContextVar("launch_mode", default="lockstep")
+
+
+@contextmanager
+def launch_mode(mode: str) -> Iterator[None]:
+    """Run the launches made inside the block in ``mode`` (``--serial`` on the commands)."""
+    if mode not in MODES:
+        raise ValueError(f"launch mode {mode!r}: one of {MODES}")
+    token = _MODE.set(mode)
+    try:
+        yield
+    finally:
+        _MODE.reset(token)
+
+
 def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
-           machine: Machine | None = None, name: str | None = None, vf_fusion: bool = False) -> LaunchResult:
+           machine: Machine | None = None, name: str | None = None, vf_fusion: bool = False,
+           mode: str | None = None) -> LaunchResult:
     """Run ``kernel(*args)`` on ``block_num`` cores; ``vf_fusion`` models the compiler's VF fusion
-    (:mod:`toolkit.regbase.fusion`)."""
+    (:mod:`toolkit.regbase.fusion`); ``mode`` "serial" runs the cores one after another (the reference the
+    lock-step run equals)."""
+    mode = mode or _MODE.get()
+    if mode not in MODES:
+        raise ValueError(f"launch mode {mode!r}: one of {MODES}")
     machine = machine or load_machine()
     diag = Diagnostics()
     for a in args:
         if isinstance(a, GmPtr):
             a.buf.writer[:] = -1
-    cores = []
     shared: dict = {}                       # the launch's interned VF streams (see CoreContext.intern_stream)
-    for block in range(block_num):
-        ctx = CoreContext(machine, block, block_num, diag, shared=shared)
-        aborted = None
-        with running(ctx):
-            try:
-                kernel(*args)
-                ctx.finish()
-            except KernelAbort as stop:
-                aborted = stop.diag
-        cores.append(CoreRun(block, fuse_vfs(ctx.events) if vf_fusion else ctx.events, aborted))
+    if mode == "lockstep":
+        from .lockstep import launch_cores
+        from .regbase.vf import run_vf_request
+        ctxs, aborted = launch_cores(kernel, block_num, args, machine, diag, shared, run_vf_request)
+        runs = [(ctx, aborted.get(ctx.core_id)) for ctx in ctxs]
+    else:
+        runs = [_serial_core(kernel, args, CoreContext(machine, block, block_num, diag, shared=shared))
+                for block in range(block_num)]
+    cores = [CoreRun(ctx.core_id, fuse_vfs(ctx.events) if vf_fusion else ctx.events, aborted)
+             for ctx, aborted in runs]
+    diag.finalize()
     return LaunchResult(name or getattr(kernel, "__name__", "kernel"), block_num, cores, diag, machine)
+
+
+def _serial_core(kernel: Callable[..., None], args: Sequence[Any], ctx: CoreContext):
+    aborted = None
+    with running(ctx):
+        try:
+            kernel(*args)
+            ctx.finish()
+        except KernelAbort as stop:
+            aborted = stop.diag
+    return ctx, aborted
 
 
 def dry_run(fn: Callable[[], Any], machine: Machine | None = None) -> tuple[list, Diagnostics]:

@@ -21,7 +21,7 @@ class UbMemory:
     """One core's Unified Buffer: ``size`` bytes of data plus a definedness shadow."""
 
     def __init__(self, size: int, diagnostics: "Diagnostics", core: int | None = None, allocate: bool = True,
-                 buffer: np.ndarray | None = None):
+                 buffer: np.ndarray | None = None, defined: np.ndarray | None = None):
         self.size = size                                   # bounds are checked against it even unallocated
         n = size if allocate else 0                        # a plan-only (dry) run needs no bytes
         if buffer is not None:                             # bytes shared with a native program (.asc route)
@@ -29,7 +29,11 @@ class UbMemory:
             self.data = buffer
         else:
             self.data = np.zeros(n, dtype=np.uint8)
-        self.defined = np.zeros(n, dtype=bool)
+        if defined is not None:                            # a row of the launch's shadow block (lock-step)
+            defined[:] = False
+            self.defined = defined
+        else:
+            self.defined = np.zeros(n, dtype=bool)
         self.high = 0                                      # one past the highest UB byte any access checked
         self.diag = diagnostics
         self.core = core
@@ -62,6 +66,27 @@ class UbMemory:
         """Scatter bytes to arbitrary UB byte addresses (block-strided and masked stores)."""
         self.data[byte_index] = raw
         self.defined[byte_index] = defined
+
+    # -- row-shaped access, as the VF code uses it: arrays with a leading core axis (one row here, a
+    #    batch of cores in UbBatch); callers have checked bounds -------------------------------------
+    def rd(self, addr: int, nbytes: int) -> np.ndarray:
+        return self.data[addr:addr + nbytes][None]
+
+    def rdef(self, addr: int, nbytes: int) -> np.ndarray | None:
+        """Definedness of the bytes, (1, n); None when every byte is defined."""
+        d = self.defined[addr:addr + nbytes]
+        return None if d.all() else d[None]
+
+    def wr(self, addr: int, raw: np.ndarray, defined: np.ndarray | bool = True) -> None:
+        n = raw.shape[-1]
+        self.data[addr:addr + n] = raw.reshape(-1, n)[0]
+        self.defined[addr:addr + n] = defined if isinstance(defined, bool) else np.reshape(defined, (-1, n))[0]
+
+    def wr_where(self, addr: int, raw: np.ndarray, defined: np.ndarray, where: np.ndarray) -> None:
+        """Write only the bytes where ``where`` is set (masked stores: the rest keep their content)."""
+        n = where.shape[-1]
+        np.copyto(self.data[addr:addr + n], raw.reshape(-1, n)[0], where=where.reshape(-1, n)[0])
+        np.copyto(self.defined[addr:addr + n], np.reshape(defined, (-1, n))[0], where=where.reshape(-1, n)[0])
 
     def require_defined(self, addr: int, nbytes: int, what: str) -> None:
         """Report UNDEFINED_READ if any byte in the range was never written (a *use* of the data)."""

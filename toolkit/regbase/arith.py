@@ -45,8 +45,8 @@ def _finish(rec, opcode: str, dst: RegTensor, dt: np.dtype, result: np.ndarray, 
             result = np.where(active, result, old)
             old_def = dst.lane_defined(w)
             if lane_def is not None or old_def is not None:
-                ld = np.ones(active.size, bool) if lane_def is None else lane_def
-                od = np.ones(active.size, bool) if old_def is None else old_def
+                ld = True if lane_def is None else lane_def
+                od = True if old_def is None else old_def
                 lane_def = np.where(active, ld, od)
         else:
             result = np.where(active, result, dt.type(0))
@@ -71,9 +71,9 @@ def _check_accumulator(dst: RegTensor, srcs: tuple, mask: MaskReg, w: int, mode:
         return
     active, full = mask.lanes(w)
     if mode == ZEROING and not full and dst.acc_lanes is not None and (dst.acc_lanes & ~active).any():
-        lost = int((dst.acc_lanes & ~active).sum())
+        lost = int((dst.acc_lanes & ~active)[0].sum())          # per core (every core of a batch alike)
         current().report("ZEROING_ACCUMULATOR",
-                         f"{name} updates an accumulator in ZEROING mode under a {int(active.sum())}-lane mask: "
+                         f"{name} updates an accumulator in ZEROING mode under a {int(active[0].sum())}-lane mask: "
                          f"{lost} lane(s) holding earlier partial results are zeroed; use MaskMergeMode::MERGING")
     dst.acc_lanes = active.copy() if mode == ZEROING or dst.acc_lanes is None else (dst.acc_lanes | active)
 
@@ -100,7 +100,7 @@ def _scalar(name: str, opcode: str, api: str):
         w = dt.itemsize
         _check_accumulator(dst, (src,), mask, w, mode, api)
         x = src.raw.view(dt)
-        result = elementwise(name, dt)(x, np.full(x.size, scalar_value(scalar), dtype=dt))
+        result = elementwise(name, dt)(x, np.full(x.shape[-1], scalar_value(scalar), dtype=dt))
         _finish(rec, opcode, dst, dt, result, src.lane_defined(w), mask, mode, (src.id,))
     impl.__name__ = opcode
     return template(impl)
@@ -167,9 +167,9 @@ def Duplicate(t: TArgs, dst: RegTensor, value: Any, mask: MaskReg | None = None)
     if isinstance(value, RegTensor):
         if t.enum(HighLowPart, HighLowPart.LOWEST) != HighLowPart.LOWEST:
             current().report("BAD_PARAMETER", "Duplicate from a register supports only HighLowPart::LOWEST")
-        lane0 = value.raw.view(dt)[0]
+        lane0 = value.raw.view(dt)[:, :1]                          # lane 0 of every core's register
         ld = value.lane_defined(w)
-        lane_def = None if ld is None else np.full(_lanes(w), bool(ld[0]))
+        lane_def = None if ld is None else np.broadcast_to(ld[:, :1], (ld.shape[0], _lanes(w)))
         srcs = (value.id,)
     else:
         lane0 = dt.type(scalar_value(value))
@@ -181,7 +181,8 @@ def Duplicate(t: TArgs, dst: RegTensor, value: Any, mask: MaskReg | None = None)
             mask = pset(rec, 1, MaskPattern.ALL, key_prefix="all")
         else:
             mask = pset(rec, w, MaskPattern.ALL)
-    result = np.full(_lanes(w), lane0, dtype=dt)
+    lane0 = np.asarray(lane0, dtype=dt).reshape(-1, 1)               # (1 or B, 1)
+    result = np.broadcast_to(lane0, (lane0.shape[0], _lanes(w)))
     dst.acc_lanes = None
     _finish(rec, "RV_VDUP", dst, dt, result, lane_def, mask, mode, srcs, hw_merge=True)
 
@@ -197,8 +198,7 @@ def Select(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: Mas
     d0, d1 = src0.lane_defined(w), src1.lane_defined(w)
     lane_def = None
     if d0 is not None or d1 is not None:
-        one = np.ones(active.size, bool)
-        lane_def = np.where(active, one if d0 is None else d0, one if d1 is None else d1)
+        lane_def = np.where(active, True if d0 is None else d0, True if d1 is None else d1)
     srcs = (src0.id, src1.id, mask.id)
     dst.acc_lanes = None
     dst.set(np.asarray(result, dtype=dt), lane_def, rec, w)

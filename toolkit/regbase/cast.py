@@ -54,9 +54,9 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     if ws < wd:                                   # narrow -> wide: pick slot r*j + layout
         r = wd // ws
         sel = _slots(256 // wd, r, layout)
-        vals = convert(x[sel], ddt, rname, overflow)
-        active = mask.lanes(ws)[0][sel]
-        lane_def = None if sdef is None else sdef[sel]
+        vals = convert(x[:, sel], ddt, rname, overflow)
+        active = mask.lanes(ws)[0][:, sel]
+        lane_def = None if sdef is None else sdef[:, sel]
         out_lane = ddt
         result = vals
     elif ws > wd:                                 # wide -> narrow: write slot r*j + layout of lane j
@@ -64,8 +64,8 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
         vals = convert(x, ddt, rname, overflow)
         active = mask.lanes(ws)[0]
         lane_def = sdef
-        result = np.zeros(256 // wd, dtype=ddt)
-        result[_slots(vals.size, r, layout)] = vals
+        result = np.zeros((vals.shape[0], 256 // wd), dtype=ddt)
+        result[:, _slots(vals.shape[1], r, layout)] = vals
         result = result.view(np.dtype(f"uint{8 * ws}"))   # handle lanes at the source width
         out_lane = result.dtype
     else:
@@ -79,9 +79,8 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
             result = np.where(active, result, dst.raw.view(out_lane))
             old_def = dst.lane_defined(out_lane.itemsize)      # inactive lanes keep dst (and its shadow)
             if lane_def is not None or old_def is not None:
-                ones = np.ones(active.size, bool)
-                lane_def = np.where(active, ones if lane_def is None else lane_def,
-                                    ones if old_def is None else old_def)
+                lane_def = np.where(active, True if lane_def is None else lane_def,
+                                    True if old_def is None else old_def)
         else:
             result = np.where(active, result, out_lane.type(0))
             if lane_def is not None:

@@ -35,36 +35,36 @@ _LOAD_FOOTPRINT = {
 
 
 def _place(dist: str, src: np.ndarray, fill: int) -> np.ndarray:
-    """Register bytes (256) built from the UB footprint bytes ``src`` for one load dist."""
+    """Register bytes (B, 256) built from the UB footprint bytes ``src`` (B, n) for one load dist."""
+    b, n = src.shape
     if dist == "NORM":
         return src.copy()
     if dist.startswith("BRC"):
-        return np.tile(src, VL // src.size)
+        return np.tile(src, (1, VL // n))
     if dist == "BLK":
-        return np.tile(src, 8)
+        return np.tile(src, (1, 8))
     w = {"B8": 1, "B16": 2, "B32": 4}[dist.rsplit("_", 1)[1]]
-    out = np.full(VL, fill, dtype=src.dtype)
+    out = np.full((b, VL), fill, dtype=src.dtype)
     if dist.startswith("US"):
-        return np.repeat(src.reshape(-1, w), 2, axis=0).ravel()
+        return np.repeat(src.reshape(b, -1, w), 2, axis=1).reshape(b, -1)
     if dist.startswith("DS"):
-        return src.reshape(-1, w)[0::2].ravel()
+        return np.ascontiguousarray(src.reshape(b, -1, w)[:, 0::2]).reshape(b, -1)
     if dist == "UNPACK4_B8":
-        out[0::4] = src
+        out[:, 0::4] = src
         return out
     if dist.startswith("UNPACK"):
-        out.reshape(-1, 2 * w)[:, :w] = src.reshape(-1, w)
+        out.reshape(b, -1, 2 * w)[:, :, :w] = src.reshape(b, -1, w)
         return out
     if dist.startswith("E2B"):
-        return np.repeat(src.reshape(8, 1, w), 32 // w, axis=1).ravel()
+        return np.repeat(src.reshape(b, 8, 1, w), 32 // w, axis=2).reshape(b, VL)
     raise ValueError(dist)
 
 
 def _read(ctx, addr: int, nbytes: int, align: int, what: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """(bytes, definedness or None) of UB [addr, addr+nbytes), one row per core of the batch."""
     ub = ctx.ub
     ub.check(addr, nbytes, what, align)
-    data = ub.data[addr:addr + nbytes]
-    shadow = ub.defined[addr:addr + nbytes]
-    return data, (None if shadow.all() else shadow)
+    return ub.rd(addr, nbytes), ub.rdef(addr, nbytes)
 
 
 def _resolve_addr(ptr: UbPtr, rest: tuple) -> tuple[int, tuple]:
@@ -93,9 +93,12 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
     foot, align = _LOAD_FOOTPRINT[dist]
     data, shadow = _read(ctx, addr, foot(w), align(w), f"LoadAlign<{dist}>")
     if dist.startswith("DINTLV"):
-        el = data.reshape(-1, w)
-        dst.set(el[0::2].ravel().copy(), _sh(shadow, lambda s: s.reshape(-1, w)[0::2].ravel()), rec, 1)
-        dst1.set(el[1::2].ravel().copy(), _sh(shadow, lambda s: s.reshape(-1, w)[1::2].ravel()), rec, 1)
+        b = data.shape[0]
+        el = data.reshape(b, -1, w)
+        dst.set(el[:, 0::2].reshape(b, -1), _sh(shadow, lambda s: s.reshape(b, -1, w)[:, 0::2].reshape(b, -1)),
+                rec, 1)
+        dst1.set(el[:, 1::2].reshape(b, -1), _sh(shadow, lambda s: s.reshape(b, -1, w)[:, 1::2].reshape(b, -1)),
+                 rec, 1)
         rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot(w))
         rec.emit("ALIAS", dst1.id, (dst.id,), None)
     else:
@@ -119,12 +122,12 @@ def _load_mask(ctx, rec, t: TArgs, dst: MaskReg, ptr: UbPtr, *rest) -> None:
     addr, _ = _resolve_addr(ptr, rest)
     n = _MASK_BYTES[dist]
     data, _ = _read(ctx, addr, n, 32 if dist != "US" else 16, f"LoadAlign<MaskDist::{dist}>")
-    bits = np.unpackbits(data, bitorder="little").astype(bool)
+    bits = np.unpackbits(data, axis=1, bitorder="little").astype(bool)
     if dist == "US":
-        bits = np.repeat(bits, 2)
+        bits = np.repeat(bits, 2, axis=1)
     elif dist == "DS":
-        bits = bits[0::2]
-    dst.set_bits(bits[:VL], rec)
+        bits = bits[:, 0::2]
+    dst.set_bits(bits[:, :VL], rec)
     rec.emit("RV_VLD", dst.id, (), dist=f"MASK_{dist}", ub_addr=addr, ub_bytes=n)
 
 
@@ -134,13 +137,14 @@ def _store_mask(ctx, rec, t: TArgs, ptr: UbPtr, src: MaskReg, *rest) -> None:
     addr, _ = _resolve_addr(ptr, rest)
     bits = src.bits
     if dist == "DS":
-        bits = bits[0::2]
+        bits = bits[:, 0::2]
     elif dist == "US":
-        bits = np.repeat(bits, 2)
-    raw = np.packbits(bits.astype(np.uint8), bitorder="little")
-    ctx.ub.check(addr, raw.size, f"StoreAlign<MaskDist::{dist}>", 32 if raw.size >= 32 else 16)
-    ctx.ub.write(addr, raw)
-    rec.emit("RV_VST", -1, (src.id,), dist=f"MASK_{dist}", ub_addr=addr, ub_bytes=raw.size)
+        bits = np.repeat(bits, 2, axis=1)
+    raw = np.packbits(bits.astype(np.uint8), axis=1, bitorder="little")
+    n = raw.shape[1]
+    ctx.ub.check(addr, n, f"StoreAlign<MaskDist::{dist}>", 32 if n >= 32 else 16)
+    ctx.ub.wr(addr, raw)
+    rec.emit("RV_VST", -1, (src.id,), dist=f"MASK_{dist}", ub_addr=addr, ub_bytes=n)
 
 
 def _block_base(t: TArgs, ptr: UbPtr, rep_stride: int) -> int:
@@ -164,15 +168,17 @@ def _load_blocks(ctx, rec, t: TArgs, dst: RegTensor, ptr: UbPtr, blk_stride: int
     base = _block_base(t, ptr, rep_stride)
     ctx.ub.check(base, 0, "LoadAlign<DATA_BLOCK_COPY>", 32)
     active, _ = mask.lanes(w)
-    blk_active = active.reshape(8, 32 // w).any(axis=1)
-    raw = np.zeros(VL, dtype=np.uint8)
-    lane_def = np.ones(VL, dtype=bool)
-    for b in np.nonzero(blk_active)[0]:
+    blk_active = active.reshape(active.shape[0], 8, 32 // w).any(axis=2)       # (1 or B, 8)
+    rows = rec.batch
+    raw = np.zeros((rows, VL), dtype=np.uint8)
+    lane_def = np.ones((rows, VL), dtype=bool)
+    for b in np.nonzero(blk_active.any(axis=0))[0]:
         a = base + int(b) * int(blk_stride) * 32
         data, shadow = _read(ctx, a, 32, 1, "LoadAlign<DATA_BLOCK_COPY>")
-        raw[b * 32:(b + 1) * 32] = data
+        on = blk_active[:, b:b + 1]                                           # cores whose block is read
+        raw[:, b * 32:(b + 1) * 32] = np.where(on, data, 0)
         if shadow is not None:
-            lane_def[b * 32:(b + 1) * 32] = shadow
+            lane_def[:, b * 32:(b + 1) * 32] = shadow | ~on
     dst.set(raw, lane_def, rec, 1)
     rec.emit("RV_VSLDB", dst.id, (mask.id,), int(blk_stride), mask=mask.id, dist=BLOCK_STRIDED, ub_addr=base,
              ub_bytes=32)
@@ -183,12 +189,13 @@ def _load_blocks(ctx, rec, t: TArgs, dst: RegTensor, ptr: UbPtr, blk_stride: int
 def _store_bytes(dist: str, src: RegTensor, w: int) -> tuple[np.ndarray, np.ndarray, int, int]:
     """(bytes to write, per-byte definedness, element width in UB, lane width of the mask)."""
     raw = src.raw
-    d = src.defined if src.defined is not None else np.ones(VL, dtype=bool)
+    b = raw.shape[0]
+    d = src.defined if src.defined is not None else np.ones((b, VL), dtype=bool)
     if dist.startswith("PACK"):
         lane = {"PACK_B16": 2, "PACK_B32": 4, "PACK_B64": 8, "PACK4_B32": 4}[dist]
         keep = lane // 2 if dist != "PACK4_B32" else 1
-        out = raw.reshape(-1, lane)[:, :keep].ravel()
-        dd = d.reshape(-1, lane)[:, :keep].ravel()
+        out = np.ascontiguousarray(raw.reshape(b, -1, lane)[:, :, :keep]).reshape(b, -1)
+        dd = np.ascontiguousarray(d.reshape(b, -1, lane)[:, :, :keep]).reshape(b, -1)
         return out, dd, keep, lane
     return raw, d, w, w
 
@@ -212,33 +219,34 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
         src1: RegTensor = args[0]
         ew = {"INTLV_B8": 1, "INTLV_B16": 2, "INTLV_B32": 4}[dist]
         ub.check(dst.addr, 2 * VL, f"StoreAlign<{dist}>", 32)
-        both = np.stack([src.raw.reshape(-1, ew), src1.raw.reshape(-1, ew)], axis=1).ravel()
-        d0 = src.defined if src.defined is not None else np.ones(VL, bool)
-        d1 = src1.defined if src1.defined is not None else np.ones(VL, bool)
-        ub.write(dst.addr, both, np.stack([d0.reshape(-1, ew), d1.reshape(-1, ew)], axis=1).ravel())
+        b = src.raw.shape[0]
+        both = np.stack([src.raw.reshape(b, -1, ew), src1.raw.reshape(b, -1, ew)], axis=2).reshape(b, -1)
+        d0 = src.defined if src.defined is not None else np.ones((b, VL), bool)
+        d1 = src1.defined if src1.defined is not None else np.ones((b, VL), bool)
+        ub.wr(dst.addr, both, np.stack([d0.reshape(b, -1, ew), d1.reshape(b, -1, ew)], axis=2).reshape(b, -1))
         rec.emit("RV_VST", -1, (src.id, src1.id), mask=mask.id, dist=dist, ub_addr=dst.addr, ub_bytes=2 * VL)
         return
     addr, rest = _resolve_addr(dst, args[:-1])
     if dist.startswith("FIRST"):
         ew = {"FIRST_B8": 1, "FIRST_B16": 2, "FIRST_B32": 4}[dist]
         ub.check(addr, ew, f"StoreAlign<{dist}>", ew)
-        ub.write(addr, src.raw[:ew], True if src.defined is None else src.defined[:ew])
+        ub.wr(addr, src.raw[:, :ew], True if src.defined is None else src.defined[:, :ew])
         rec.emit("RV_VST", -1, (src.id,), dist=dist, ub_addr=addr, ub_bytes=ew)
     else:
         data, dd, ew, lane = _store_bytes(dist, src, w)
         active, full = mask.lanes(lane)
-        nbytes = data.size
+        nbytes = data.shape[1]
         if full:
             ub.check(addr, nbytes, f"StoreAlign<{dist}>", 32)
-            ub.write(addr, data, dd)
+            ub.wr(addr, data, dd)
         else:
             ub.check(addr, 0, f"StoreAlign<{dist}>", 32)
-            bm = np.repeat(active, ew)
-            if bm.any():
-                last = int(np.nonzero(bm)[0][-1]) + 1
+            bm = np.repeat(active, ew, axis=1)
+            on = bm.any(axis=0)
+            if on.any():
+                last = int(np.nonzero(on)[0][-1]) + 1
                 ub.check(addr, last, f"StoreAlign<{dist}>")
-                np.copyto(ub.data[addr:addr + last], data[:last], where=bm[:last])
-                np.copyto(ub.defined[addr:addr + last], dd[:last], where=bm[:last])
+                ub.wr_where(addr, data[:, :last], dd[:, :last], bm[:, :last])
         rec.emit("RV_VST", -1, (src.id, mask.id), mask=mask.id, dist=dist, ub_addr=addr, ub_bytes=nbytes)
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         dst.addr += int(rest[0]) * dst.dtype.itemsize
@@ -253,16 +261,15 @@ def _store_blocks(ctx, rec, t: TArgs, ptr: UbPtr, src: RegTensor, blk_stride: in
     base = _block_base(t, ptr, rep_stride)
     ctx.ub.check(base, 0, "StoreAlign<DATA_BLOCK_COPY>", 32)
     active, _ = mask.lanes(w)
-    bm = np.repeat(active, w)
-    d = src.defined if src.defined is not None else np.ones(VL, bool)
+    bm = np.repeat(active, w, axis=1)
+    d = src.defined if src.defined is not None else np.ones(src.raw.shape, bool)
     for b in range(8):
-        sel = bm[b * 32:(b + 1) * 32]
+        sel = bm[:, b * 32:(b + 1) * 32]
         if not sel.any():
             continue
         a = base + b * int(blk_stride) * 32
         ctx.ub.check(a, 32, "StoreAlign<DATA_BLOCK_COPY>")
-        np.copyto(ctx.ub.data[a:a + 32], src.raw[b * 32:(b + 1) * 32], where=sel)
-        np.copyto(ctx.ub.defined[a:a + 32], d[b * 32:(b + 1) * 32], where=sel)
+        ctx.ub.wr_where(a, src.raw[:, b * 32:(b + 1) * 32], d[:, b * 32:(b + 1) * 32], sel)
     rec.emit("RV_VSSTB", -1, (src.id, mask.id), int(blk_stride), mask=mask.id, dist=BLOCK_STRIDED, ub_addr=base,
              ub_bytes=32)
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
@@ -279,7 +286,7 @@ def LoadUnAlignPre(t: TArgs, ureg: UnalignRegForLoad, src: UbPtr, areg: AddrReg 
     blk = addr // 32 * 32
     data, shadow = _read(ctx, blk, 32, 1, "LoadUnAlignPre")
     ureg.block_addr, ureg.block = blk, data.copy()
-    ureg.block_def = np.ones(32, bool) if shadow is None else shadow.copy()
+    ureg.block_def = np.ones(data.shape, bool) if shadow is None else shadow.copy()
     ureg.id = rec.new_id()
     rec.emit("RV_VLDAS", ureg.id, (), ub_addr=blk, ub_bytes=32)
 
@@ -294,25 +301,27 @@ def LoadUnAlign(t: TArgs, dst: RegTensor, ureg: UnalignRegForLoad, src: UbPtr, *
     addr = src.addr + (areg.offset * src.dtype.itemsize if areg is not None else 0)
     head_end = min((addr // 32 + 1) * 32, addr + VL) if addr % 32 else addr
     body, shadow = _read(ctx, head_end, addr + VL - head_end, 1, "LoadUnAlign")
-    raw = np.empty(VL, np.uint8)
-    dd = np.ones(VL, bool)
+    rows = rec.batch
+    raw = np.empty((rows, VL), np.uint8)
+    dd = np.ones((rows, VL), bool)
     nhead = head_end - addr
     if nhead:
         if ureg.block_addr == addr // 32 * 32:
-            raw[:nhead] = ureg.block[addr % 32:]
-            dd[:nhead] = ureg.block_def[addr % 32:]
+            raw[:, :nhead] = ureg.block[:, addr % 32:]
+            dd[:, :nhead] = ureg.block_def[:, addr % 32:]
         else:                    # no matching LoadUnAlignPre: the hardware splices stale bytes
-            raw[:nhead] = 0
-            dd[:nhead] = False
-    raw[nhead:] = body
+            raw[:, :nhead] = 0
+            dd[:, :nhead] = False
+    raw[:, nhead:] = body
     if shadow is not None:
-        dd[nhead:] = shadow
+        dd[:, nhead:] = shadow
     dst.set(raw, None if dd.all() else dd, rec, 1)
     rec.emit("RV_VLDUS", dst.id, (ureg.id,), ub_addr=head_end, ub_bytes=addr + VL - head_end)
     nxt = (addr + VL) // 32 * 32
     if nxt + 32 <= ctx.ub.size:
-        ureg.block_addr, ureg.block = nxt, ctx.ub.data[nxt:nxt + 32].copy()
-        ureg.block_def = ctx.ub.defined[nxt:nxt + 32].copy()
+        ureg.block_addr, ureg.block = nxt, ctx.ub.rd(nxt, 32).copy()
+        got = ctx.ub.rdef(nxt, 32)
+        ureg.block_def = np.ones((rows, 32), bool) if got is None else np.array(np.broadcast_to(got, (rows, 32)))
     if args and not isinstance(args[0], AddrReg):
         src.addr += int(args[0]) * src.dtype.itemsize
 
@@ -328,22 +337,24 @@ def StoreUnAlign(t: TArgs, dst: UbPtr, src: RegTensor, ureg: UnalignRegForStore,
     n = (VL // dt.itemsize if count is None or areg is not None else int(count)) * dt.itemsize
     addr = dst.addr + (areg.offset * dst.dtype.itemsize if areg is not None else 0)
     ctx.ub.check(addr, n, "StoreUnAlign", dt.itemsize)
-    new = src.raw[:n]
-    new_def = np.ones(n, bool) if src.defined is None else src.defined[:n]
-    if ureg.pending_addr is not None and ureg.pending_addr + ureg.pending.size == addr:
+    rows = rec.batch
+    new = src.raw[:, :n]
+    new_def = np.ones((rows, n), bool) if src.defined is None else src.defined[:, :n]
+    pending = ureg.pending.shape[1]
+    if ureg.pending_addr is not None and ureg.pending_addr + pending == addr:
         start = ureg.pending_addr
-        data = np.concatenate([ureg.pending, new])
-        dd = np.concatenate([ureg.pending_def, new_def])
+        data = np.concatenate([ureg.pending, new], axis=1)
+        dd = np.concatenate([ureg.pending_def, new_def], axis=1)
     else:
-        if ureg.pending_addr is not None and ureg.pending.size:   # discontiguous: flush what was pending
-            ctx.ub.write(ureg.pending_addr, ureg.pending, ureg.pending_def)
+        if ureg.pending_addr is not None and pending:   # discontiguous: flush what was pending
+            ctx.ub.wr(ureg.pending_addr, ureg.pending, ureg.pending_def)
         start, data, dd = addr, new, new_def
-    end = start + data.size
+    end = start + data.shape[1]
     boundary = max(end // 32 * 32, start)
     k = boundary - start
     if k:
-        ctx.ub.write(start, data[:k], dd[:k])
-    ureg.pending_addr, ureg.pending, ureg.pending_def = boundary, data[k:].copy(), dd[k:].copy()
+        ctx.ub.wr(start, data[:, :k], dd[:, :k])
+    ureg.pending_addr, ureg.pending, ureg.pending_def = boundary, data[:, k:].copy(), dd[:, k:].copy()
     ureg.site = kernel_frame()
     old = ureg.id
     ureg.id = rec.new_id()
@@ -357,11 +368,13 @@ def StoreUnAlignPost(t: TArgs, dst: UbPtr, ureg: UnalignRegForStore, stride: Any
     """Flush the bytes pending in ``ureg`` to UB; ``dst += stride`` elements."""
     ctx = current()
     rec = ctx.vf or current_recorder()
-    flushed = (ureg.pending_addr, ureg.pending.size) if ureg.pending_addr is not None else (-1, 0)
+    pending = ureg.pending.shape[1]
+    flushed = (ureg.pending_addr, pending) if ureg.pending_addr is not None else (-1, 0)
     if flushed[1]:
-        ctx.ub.check(ureg.pending_addr, ureg.pending.size, "StoreUnAlignPost")
-        ctx.ub.write(ureg.pending_addr, ureg.pending, ureg.pending_def)
-    ureg.pending_addr, ureg.pending, ureg.pending_def = None, np.zeros(0, np.uint8), np.zeros(0, bool)
+        ctx.ub.check(ureg.pending_addr, pending, "StoreUnAlignPost")
+        ctx.ub.wr(ureg.pending_addr, ureg.pending, ureg.pending_def)
+    rows = rec.batch
+    ureg.pending_addr, ureg.pending, ureg.pending_def = None, np.zeros((rows, 0), np.uint8), np.zeros((rows, 0), bool)
     rec.emit("RV_VSTAS", -1, (ureg.id,), ub_addr=flushed[0], ub_bytes=flushed[1])
     if not isinstance(stride, AddrReg):
         dst.addr += int(stride) * dst.dtype.itemsize

@@ -15,12 +15,14 @@ def _fill_nibbles(rec) -> bool:
 
 
 def bits_for_lanes(active: np.ndarray, width: int, nibble: bool) -> np.ndarray:
-    """256 predicate bits for per-element flags at element width ``width`` bytes."""
-    bits = np.zeros(VL, dtype=bool)
+    """Predicate bits (1 or B, 256) for per-element flags (lanes,) or (1 or B, lanes) at width ``width``."""
+    active = np.asarray(active).reshape(-1, np.shape(active)[-1])
+    bits = np.zeros((active.shape[0], VL), dtype=bool)
+    n = active.shape[1]
     if nibble or width == 1:
-        bits[:active.size * width] = np.repeat(active, width)
+        bits[:, :n * width] = np.repeat(active, width, axis=1)
     else:
-        bits[::width][:active.size] = active
+        bits[:, ::width][:, :n] = active
     return bits
 
 

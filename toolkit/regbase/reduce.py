@@ -19,7 +19,11 @@ _SUM_OUT = {np.dtype(np.int16): np.dtype(np.int32), np.dtype(np.uint16): np.dtyp
 
 
 def reduce_lanes(kind: ReduceType, x: np.ndarray, active: np.ndarray) -> tuple:
-    """(value, index of first occurrence or None) of one register's lanes."""
+    """(value, index of first occurrence or None) of each register's lanes: ``x`` (B, lanes) -> (B,);
+    one register's lanes (1-D) give scalars."""
+    if x.ndim == 1:
+        value, index = reduce_lanes(kind, x[None], np.asarray(active).reshape(1, -1))
+        return value[0], (None if index is None else int(index[0]))
     dt = x.dtype
     if kind == ReduceType.SUM:
         out_dt = _SUM_OUT.get(dt, dt)
@@ -29,8 +33,9 @@ def reduce_lanes(kind: ReduceType, x: np.ndarray, active: np.ndarray) -> tuple:
     v = np.where(active, x, fill).astype(dt)
     best = tree_reduce(v, elementwise("max" if kind == ReduceType.MAX else "min", dt))
     f = v.astype(np.float64) if dt.kind != "f" else v
-    hit = np.nonzero(np.isnan(f))[0] if np.isnan(best) else np.nonzero(v == best)[0]
-    return best, (int(hit[0]) if hit.size else 0)
+    nan_best = np.isnan(np.asarray(best, dtype=np.float64))
+    hit = np.where(nan_best[:, None], np.isnan(f), v == best[:, None])
+    return best, np.where(hit.any(axis=1), np.argmax(hit, axis=1), 0)
 
 
 def _reduce(t: TArgs, kind: ReduceType, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
@@ -41,16 +46,16 @@ def _reduce(t: TArgs, kind: ReduceType, dst: RegTensor, src: RegTensor, mask: Ma
     x = src.raw.view(dt)
     value, index = reduce_lanes(kind, x, active)
     out_dt = np.asarray(value).dtype
-    out = np.zeros(256 // out_dt.itemsize, dtype=out_dt)
-    out[0] = value
+    out = np.zeros((x.shape[0], 256 // out_dt.itemsize), dtype=out_dt)
+    out[:, 0] = value
     if index is not None:
         idx_dt = np.dtype(f"uint{8 * out_dt.itemsize}")
-        out.view(idx_dt)[1] = index
+        out.view(idx_dt)[:, 1] = index
     ld = src.lane_defined(w)
     lane_def = None
     if ld is not None:
-        lane_def = np.ones(out.size, bool)
-        lane_def[0] = bool(ld[active].all())
+        lane_def = np.ones(out.shape, bool)
+        lane_def[:, 0] = (ld | ~active).all(axis=1)
     srcs = (src.id, mask.id)          # read before dst (possibly src itself) gets its new value id
     dst.acc_lanes = None
     dst.set(out, lane_def, rec, out_dt.itemsize)

@@ -49,7 +49,8 @@ def Compare(t: TArgs, dst: MaskReg, src0: RegTensor, src1: RegTensor, mask: Mask
 def CompareScalar(t: TArgs, dst: MaskReg, src: RegTensor, scalar: Any, mask: MaskReg) -> None:
     """``CompareScalar<T, CMPMODE>(dstMask, src, scalar, mask)`` (VCMPS, timed as VCMP)."""
     dt = t.type(0) or src.dtype
-    _compare(t, dst, src, np.full(VL // dt.itemsize, scalar_value(scalar), dtype=dt), mask, (src.id,), "RV_VCMP")
+    _compare(t, dst, src, np.full(VL // dt.itemsize, scalar_value(scalar), dtype=dt), mask, (src.id,),
+             "RV_VCMP")
 
 
 Compares = CompareScalar
@@ -82,26 +83,34 @@ def Gather(t: TArgs, dst: RegTensor, src: Any, index: RegTensor, mask: MaskReg) 
     n = VL // w
     active, _ = mask.lanes(w)
     idx = index.raw.view(np.dtype(f"uint{8 * index.dtype.itemsize}")).astype(np.int64)
-    idx = np.resize(idx, n)
-    out = np.zeros(n, dtype=dt)
+    idx = np.resize(idx, (idx.shape[0], n)) if idx.shape[1] != n else idx          # (B, n) lane indices
+    rows = rec.batch
     if isinstance(src, RegTensor):
-        vals = src.raw.view(dt)
-        out[active] = vals[idx[active] % n]
-        lane_def = None if src.defined is None else src.lane_defined(w)[idx % n] | ~active
+        vals = np.take_along_axis(np.broadcast_to(src.raw.view(dt), (rows, n)), idx % n, axis=1)
+        out = np.where(active, vals, dt.type(0))
+        ld = src.lane_defined(w)
+        lane_def = None if ld is None else np.take_along_axis(np.broadcast_to(ld, (rows, n)), idx % n, 1) | ~active
         dst.set(out, lane_def, rec, w)
         rec.emit("RV_VSELR", dst.id, (src.id, index.id, mask.id), None, mask=mask.id)
         return
     ub = current().ub
-    addrs = src.addr + idx * w
-    lane_def = np.ones(n, bool)
-    for k in np.nonzero(active)[0]:
-        a = int(addrs[k])
-        ub.check(a, w, "Gather", w)
-        out[k] = ub.data[a:a + w].view(dt)[0]
-        lane_def[k] = bool(ub.defined[a:a + w].all())
+    addrs = src.addr + idx * w                                                         # (B, n) byte addresses
+    on = np.broadcast_to(active, addrs.shape)
+    lo = int(addrs[on].min()) if on.any() else src.addr
+    hi = int(addrs[on].max()) + w if on.any() else src.addr
+    out = np.zeros((rows, n), dtype=dt)
+    lane_def = np.ones((rows, n), bool)
+    if hi > lo:
+        for a in dict.fromkeys(addrs[on].tolist()):            # each lane's element, in lane order
+            ub.check(int(a), w, "Gather", w)
+        span, span_def = ub.rd(lo, hi - lo), ub.rdef(lo, hi - lo)
+        pos = np.where(on, addrs - lo, 0)[:, :, None] + np.arange(w)                  # (B, n, w)
+        got = np.take_along_axis(np.broadcast_to(span, (rows, span.shape[1])), pos.reshape(rows, -1), 1)
+        out = np.where(on, got.reshape(rows, n, w).copy().view(dt)[:, :, 0], dt.type(0))
+        if span_def is not None:
+            d = np.take_along_axis(np.broadcast_to(span_def, (rows, span.shape[1])), pos.reshape(rows, -1), 1)
+            lane_def = d.reshape(rows, n, w).all(axis=2) | ~on
     dst.set(out, None if lane_def.all() else lane_def, rec, w)
-    lo = int(addrs[active].min()) if active.any() else src.addr
-    hi = int(addrs[active].max()) + w if active.any() else src.addr
     rec.emit("RV_VGATHER", dst.id, (index.id, mask.id), None, mask=mask.id, ub_addr=lo, ub_bytes=hi - lo)
 
 

@@ -177,7 +177,10 @@ def _recorder():
 
 
 class RegTensor:
-    """``RegTensor<T>``: one 256 B vector register. ``RegTensor[float]()`` or ``RegTensor(float)``."""
+    """``RegTensor<T>``: one 256 B vector register. ``RegTensor[float]()`` or ``RegTensor(float)``.
+
+    Its bytes carry a leading core axis: ``raw`` is (B, 256) for a VF running on B cores at once in
+    lock-step (B = 1 for one core), so one numpy operation serves every core of the batch."""
 
     __slots__ = ("dtype", "raw", "defined", "id", "acc_lanes")
 
@@ -188,8 +191,8 @@ class RegTensor:
         rec = _recorder()
         rec.declare("reg")
         self.dtype = np_dtype(t)
-        self.raw = np.zeros(VL, dtype=np.uint8)
-        self.defined = np.zeros(VL, dtype=bool)   # a fresh register holds no defined data
+        self.raw = np.zeros((rec.batch, VL), dtype=np.uint8)
+        self.defined = np.zeros((rec.batch, VL), dtype=bool)   # a fresh register holds no defined data
         self.id = rec.new_id()
         self.acc_lanes = None                     # lanes of the last accumulating update (ZEROING check)
 
@@ -197,32 +200,41 @@ class RegTensor:
         return self.raw.view(dt)
 
     def lane_defined(self, width: int) -> np.ndarray | None:
-        """Per-lane definedness at element width ``width`` (None = all defined)."""
+        """Per-lane definedness at element width ``width``, (B, lanes) (None = all defined)."""
         if self.defined is None:
             return None
         if width == 1:
             return self.defined
-        return self.defined.reshape(-1, width).all(axis=1)
+        return self.defined.reshape(self.defined.shape[0], -1, width).all(axis=2)
 
     def set(self, values: np.ndarray, lane_def: np.ndarray | None, rec, width: int | None = None) -> None:
-        """Write a new value (any dtype of 256 B total) and its per-lane definedness."""
-        self.raw = values.view(np.uint8)
+        """Write a new value ((B or 1, lanes) of any dtype, 256 B a row) and its per-lane definedness."""
+        values = np.asarray(values)
+        rows = rec.batch
+        if values.ndim == 1 or values.shape[0] != rows:
+            values = np.broadcast_to(values.reshape(-1, values.shape[-1]), (rows, values.shape[-1]))
+        self.raw = np.ascontiguousarray(values).view(np.uint8)
         if lane_def is None or lane_def.all():
             self.defined = None
         else:
-            w = width or (VL // lane_def.size)
-            self.defined = np.repeat(lane_def, w) if w > 1 else lane_def.copy()
+            lane_def = np.asarray(lane_def).reshape(-1, lane_def.shape[-1])
+            w = width or (VL // lane_def.shape[-1])
+            d = np.repeat(lane_def, w, axis=1) if w > 1 else lane_def
+            self.defined = np.ascontiguousarray(np.broadcast_to(d, (rows, VL)))
         self.id = rec.new_id()
 
     def to_numpy(self, t: Any = None) -> np.ndarray:
-        return self.raw.view(self.dtype if t is None else np_dtype(t)).copy()
+        """The register's elements (one core: 1-D; a batch: one row per core)."""
+        out = self.raw.view(self.dtype if t is None else np_dtype(t)).copy()
+        return out[0] if out.shape[0] == 1 else out
 
     def __repr__(self) -> str:
         return f"RegTensor<{self.dtype.name}>#{self.id}"
 
 
 class MaskReg:
-    """256-bit predicate; bit ``w*i`` selects element i of a ``w``-byte type."""
+    """256-bit predicate; bit ``w*i`` selects element i of a ``w``-byte type. ``bits`` is (1, 256) when
+    every core of the batch holds the same predicate (masks made from scalars), (B, 256) otherwise."""
 
     __slots__ = ("bits", "id", "_lanes")
 
@@ -230,29 +242,29 @@ class MaskReg:
         rec = _recorder()
         if bits is None:
             rec.declare("mask")
-        self.bits = np.zeros(VL, dtype=bool) if bits is None else bits
+        self.bits = np.zeros((1, VL), dtype=bool) if bits is None else np.asarray(bits).reshape(-1, VL)
         self.id = rec.new_id() if _id is None else _id
         self._lanes: dict[int, tuple[np.ndarray, bool]] = {}
 
     def lanes(self, width: int) -> tuple[np.ndarray, bool]:
-        """(active lanes at element width ``width``, all-active flag)."""
+        """(active lanes at element width ``width``, (1 or B, lanes); all-active flag)."""
         got = self._lanes.get(width)
         if got is None:
-            act = self.bits[::width]
+            act = self.bits[:, ::width]
             got = self._lanes[width] = (act, bool(act.all()))
         return got
 
     def set_bits(self, bits: np.ndarray, rec) -> None:
-        self.bits = bits
+        self.bits = np.asarray(bits).reshape(-1, VL)
         self._lanes = {}
         self.id = rec.new_id()
 
     def __repr__(self) -> str:
-        return f"MaskReg#{self.id}({int(self.bits.sum())} bits)"
+        return f"MaskReg#{self.id}({int(self.bits[0].sum())} bits)"
 
 
 class UnalignRegForLoad:
-    """32 B staging register of LoadUnAlignPre / LoadUnAlign."""
+    """32 B staging register of LoadUnAlignPre / LoadUnAlign (rows: cores of the batch)."""
 
     __slots__ = ("block_addr", "block", "block_def", "id")
 
@@ -260,13 +272,13 @@ class UnalignRegForLoad:
         rec = _recorder()
         rec.declare("unalign_load")
         self.block_addr: int | None = None
-        self.block = np.zeros(32, dtype=np.uint8)
-        self.block_def = np.zeros(32, dtype=bool)
+        self.block = np.zeros((rec.batch, 32), dtype=np.uint8)
+        self.block_def = np.zeros((rec.batch, 32), dtype=bool)
         self.id = rec.new_id()
 
 
 class UnalignRegForStore:
-    """32 B staging register of StoreUnAlign / StoreUnAlignPost: bytes pending for UB."""
+    """32 B staging register of StoreUnAlign / StoreUnAlignPost: bytes pending for UB (rows: cores)."""
 
     __slots__ = ("pending_addr", "pending", "pending_def", "id", "site")
 
@@ -274,8 +286,8 @@ class UnalignRegForStore:
         rec = _recorder()
         rec.declare("unalign_store", self)
         self.pending_addr: int | None = None
-        self.pending = np.zeros(0, dtype=np.uint8)
-        self.pending_def = np.zeros(0, dtype=bool)
+        self.pending = np.zeros((rec.batch, 0), dtype=np.uint8)
+        self.pending_def = np.zeros((rec.batch, 0), dtype=bool)
         self.id = rec.new_id()
         self.site = ("?", 0)
 

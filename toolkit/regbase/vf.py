@@ -33,9 +33,10 @@ class _Loop:
 class VfRecorder:
     """Instruction stream and register bookkeeping of one VF instance."""
 
-    def __init__(self, name: str, machine):
+    def __init__(self, name: str, machine, batch: int = 1):
         self.name = name
         self.machine = machine
+        self.batch = batch              # cores running this VF instance at once (lock-step), 1 otherwise
         self.instrs: list = []
         self.next_id = 0
         self.loops: list[_Loop] = []
@@ -114,12 +115,13 @@ class VfRecorder:
     # -- end of VF ------------------------------------------------------------------------------
     def finish(self, ctx) -> list:
         for ureg in self.unalign_stores:
-            if ureg.pending_addr is not None and ureg.pending.size:
+            pending = ureg.pending.shape[-1]
+            if ureg.pending_addr is not None and pending:
                 ctx.report("UNALIGN_STORE_NOT_FLUSHED",
-                           f"VF {self.name} ends with {ureg.pending.size} byte(s) pending in an UnalignRegForStore "
+                           f"VF {self.name} ends with {pending} byte(s) pending in an UnalignRegForStore "
                            f"(StoreUnAlignPost missing): UB [{ureg.pending_addr}, "
-                           f"{ureg.pending_addr + ureg.pending.size}) is never written",
-                           address=ureg.pending_addr, size=int(ureg.pending.size), where=ureg.site)
+                           f"{ureg.pending_addr + pending}) is never written",
+                           address=ureg.pending_addr, size=int(pending), where=ureg.site)
         d = self.declared
         regs = self.machine.params["registers"]
         d = self.peak
@@ -202,6 +204,19 @@ def _copy_arg(a: Any) -> Any:
 
 def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) -> None:
     ctx = current()
+    if ctx.scheduler is not None and ctx.vf is None:          # lock-step: run with the other cores
+        from ..lockstep import VfRequest
+        return ctx.scheduler.park(VfRequest(vf, launch, args, kwargs, where))
+    execute_vf(ctx, vf, launch, args, kwargs, where)
+
+
+def run_vf_request(ctx, req) -> None:
+    """Run a parked VF call (toolkit.lockstep) on ``ctx`` (a batch of cores)."""
+    execute_vf(ctx, req.vf, req.launch, req.args, req.kwargs, req.where)
+
+
+def execute_vf(ctx, vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) -> None:
+    """One VF instance on ``ctx`` (a core, or a batch of cores in lock-step)."""
     rec = vf_begin(ctx, vf.name)
     try:
         with np.errstate(all="ignore"):
@@ -217,7 +232,7 @@ def vf_begin(ctx, name: str) -> VfRecorder:
     """Open one VF instance on core ``ctx`` (both routes: a Python ``__simd_vf__`` call, a C++ VfScope)."""
     if ctx.vf is not None:
         raise RuntimeError(f"VF {name} called inside VF {ctx.vf.name}: only __simd_callee__ functions nest")
-    rec = VfRecorder(name, ctx.machine)
+    rec = VfRecorder(name, ctx.machine, getattr(ctx, "batch", 1))
     ctx.vf = rec
     return rec
 
