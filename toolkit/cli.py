@@ -161,8 +161,14 @@ class TargetGroup(click.Group):
 
 
 @click.group(cls=TargetGroup, context_settings={"help_option_names": ["-h", "--help"]})
-def cli() -> None:
+@click.option("--serial", is_flag=True,
+              help="run the cores of every launch one after another (the reference) instead of in lock-step")
+@click.pass_context
+def cli(ctx: click.Context, serial: bool) -> None:
     """Check an Ascend C kernel migration (MemBase -> RegBase) on the CPU."""
+    if serial:
+        from .launch import launch_mode
+        ctx.with_resource(launch_mode("serial"))
 
 
 #: Entry-point group through which operator packages add their commands (``toolkit`` never imports
