@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .diagnostics import KernelAbort
+from .memory import _ONES, _UINT
 
 
 def rows_of(cores: list[int]) -> slice | np.ndarray:
@@ -68,6 +69,27 @@ class UbBatch:
         np.copyto(dd, defined, where=sel)
         self.data2d[self.rows, addr:addr + n] = data
         self.defined2d[self.rows, addr:addr + n] = dd
+
+    def _elems(self, arr2d: np.ndarray, dtype, pos: np.ndarray) -> np.ndarray:
+        if isinstance(self.rows, slice):
+            return arr2d[self.rows].view(dtype)[:, pos]
+        return arr2d.view(dtype)[self.rows[:, None], pos[None, :]]
+
+    def gather(self, dtype, pos: np.ndarray) -> np.ndarray:
+        return self._elems(self.data2d, dtype, pos)
+
+    def gather_def(self, width: int, pos: np.ndarray) -> np.ndarray:
+        return self._elems(self.defined2d, _UINT[width], pos) == _ONES[width]
+
+    def scatter(self, dtype, pos: np.ndarray, values: np.ndarray, defined: np.ndarray | None) -> None:
+        w = np.dtype(dtype).itemsize
+        dd = _ONES[w] if defined is None else np.where(defined, _ONES[w], 0).astype(_UINT[w])
+        if isinstance(self.rows, slice):
+            self.data2d[self.rows].view(dtype)[:, pos] = values
+            self.defined2d[self.rows].view(_UINT[w])[:, pos] = dd
+        else:
+            self.data2d.view(dtype)[self.rows[:, None], pos[None, :]] = values
+            self.defined2d.view(_UINT[w])[self.rows[:, None], pos[None, :]] = dd
 
     def require_defined(self, addr: int, nbytes: int, what: str) -> None:
         for m in self.members:

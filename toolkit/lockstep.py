@@ -16,17 +16,18 @@ make order dependent (GM_WRITE_CONFLICT reports a race).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
+from enum import Enum
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .batch import BatchCore
-from .diagnostics import Diagnostics, KernelAbort
+from .diagnostics import SOURCE_LOCATION, Diagnostics, KernelAbort
 from .dtypes import CScalar
 from .machine import Machine
 from .runtime import CoreContext, running
-from .tensor import ScalarRead, ScalarReadInt, UbPtr
+from .tensor import LocalTensor, ScalarRead, ScalarReadInt, UbPtr
 
 _DONE = object()
 
@@ -42,11 +43,52 @@ class VfRequest:
     where: tuple
     key: tuple = field(default=())
 
+    def make_key(self) -> tuple:
+        return (id(self.vf), self.launch, self.where, tuple(arg_key(a) for a in self.args),
+                tuple((k, arg_key(v)) for k, v in sorted(self.kwargs.items())))
+
+
+@dataclass
+class CallRequest:
+    """A parked API call outside any VF (a MemBase call: itself one library VF on Ascend 950)."""
+
+    fn: Callable
+    args: tuple
+    kwargs: dict
+    where: tuple
+    key: tuple = field(default=())
+
+    def make_key(self) -> tuple:
+        return (id(self.fn), self.where, tuple(arg_key(a) for a in self.args),
+                tuple((k, arg_key(v)) for k, v in sorted(self.kwargs.items())))
+
+    def run(self, bctx) -> None:
+        token = SOURCE_LOCATION.set(self.where)        # the kernel line, for events and diagnostics
+        try:
+            self.fn(*self.args, **self.kwargs)
+        finally:
+            SOURCE_LOCATION.reset(token)
+
+    def share_outputs(self, others: list["CallRequest"]) -> None:
+        """By-reference scalars the call set (GatherMask's rsvdCnt): every core gets the value."""
+        for k, a in enumerate(self.args):
+            if isinstance(a, CScalar):
+                for o in others:
+                    o.args[k].value = a.value
+
 
 def arg_key(a: Any) -> tuple:
     """The static identity of one argument (equal keys: the cores may run the call as one)."""
     if isinstance(a, UbPtr):
         return ("p", a.addr, a.dtype.str)
+    if isinstance(a, LocalTensor):
+        return ("L", a.addr, a.dtype.str, a.count, a.position)
+    if isinstance(a, Enum):
+        return ("e", type(a).__name__, a.name)
+    if isinstance(a, (list, tuple)):
+        return ("t", tuple(arg_key(x) for x in a))
+    if is_dataclass(a) and not isinstance(a, type):
+        return ("d", type(a).__name__, tuple(arg_key(getattr(a, f.name)) for f in fields(a)))
     if isinstance(a, CScalar):
         return ("c", type(a).__name__, a.value)
     if isinstance(a, (ScalarRead, ScalarReadInt)):
@@ -54,11 +96,6 @@ def arg_key(a: Any) -> tuple:
     if isinstance(a, (bool, int, float, str, np.generic)):
         return ("v", type(a).__name__, a)
     return ("o", id(a))
-
-
-def vf_key(req: VfRequest) -> tuple:
-    return (id(req.vf), req.launch, req.where, tuple(arg_key(a) for a in req.args),
-            tuple((k, arg_key(v)) for k, v in sorted(req.kwargs.items())))
 
 
 class Scheduler:
@@ -75,10 +112,10 @@ class Scheduler:
         self.parked: dict[int, VfRequest] = {}
 
     # -- inside a core's greenlet --------------------------------------------------------------------
-    def park(self, req: VfRequest) -> None:
+    def park(self, req) -> None:
         """Called by a core at a batchable call: wait until its group ran; a fatal rule broken there
         stops this core as it would have stopped it alone."""
-        req.key = vf_key(req)
+        req.key = req.make_key()
         outcome = self.main.switch(req)
         if isinstance(outcome, KernelAbort):
             raise outcome
@@ -112,7 +149,11 @@ class Scheduler:
         req = self.parked[cores[0]]
         try:
             with running(bctx):
-                self.run_vf(bctx, req)
+                if isinstance(req, VfRequest):
+                    self.run_vf(bctx, req)
+                else:
+                    req.run(bctx)
+                    req.share_outputs([self.parked[c] for c in cores[1:]])
         except KernelAbort as stop:
             return {c: KernelAbort(stop.diag) for c in cores}
         return {}

@@ -5,7 +5,8 @@ or a scalar write puts defined data there. Loads of undefined bytes are legal (k
 over-read a tail and mask it off); the shadow follows the data into registers and back, and only a
 *use* of undefined bytes (a DMA to GM, a scalar read) is reported as UNDEFINED_READ.
 
-GM buffers remember which core last wrote each byte, for the cross-core write-conflict check.
+GM buffers remember which core last wrote each byte (per run of bytes: :mod:`toolkit.gm_writers`),
+for the cross-core write-conflict check.
 """
 from __future__ import annotations
 
@@ -13,8 +14,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .gm_writers import GmWriters
+
 if TYPE_CHECKING:
     from .diagnostics import Diagnostics
+
+#: unsigned type of each element width, and the value whose bytes are all 1 (a "defined" element)
+_UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_ONES = {1: 1, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
 
 
 class UbMemory:
@@ -88,6 +95,21 @@ class UbMemory:
         np.copyto(self.data[addr:addr + n], raw.reshape(-1, n)[0], where=where.reshape(-1, n)[0])
         np.copyto(self.defined[addr:addr + n], np.reshape(defined, (-1, n))[0], where=where.reshape(-1, n)[0])
 
+    def gather(self, dtype: np.dtype, pos: np.ndarray) -> np.ndarray:
+        """Elements of type ``dtype`` at element positions ``pos`` of UB, (1, n)."""
+        return self.data.view(dtype)[pos][None]
+
+    def gather_def(self, width: int, pos: np.ndarray) -> np.ndarray:
+        """Whether every byte of those elements is defined, (1, n)."""
+        return (self.defined.view(_UINT[width])[pos] == _ONES[width])[None]
+
+    def scatter(self, dtype: np.dtype, pos: np.ndarray, values: np.ndarray, defined: np.ndarray | None) -> None:
+        """Write elements (and their definedness, None = defined) at element positions ``pos``."""
+        w = np.dtype(dtype).itemsize
+        self.data.view(dtype)[pos] = np.reshape(values, (-1, pos.size))[0]
+        self.defined.view(_UINT[w])[pos] = _ONES[w] if defined is None else np.where(
+            np.reshape(defined, (-1, pos.size))[0], _ONES[w], 0)
+
     def require_defined(self, addr: int, nbytes: int, what: str) -> None:
         """Report UNDEFINED_READ if any byte in the range was never written (a *use* of the data)."""
         shadow = self.defined[addr:addr + nbytes]
@@ -110,7 +132,7 @@ class GmBuffer:
             self.data = np.frombuffer(bytes(data) if not isinstance(data, np.ndarray) else data.tobytes(),
                                       dtype=np.uint8).copy()
         self.size = self.data.size
-        self.writer = np.full(self.size, -1, dtype=np.int16)
+        self.writer = GmWriters(self.size)              # last writer core per byte, stored per range
 
     def as_array(self, dtype) -> np.ndarray:
         return self.data.view(dtype)

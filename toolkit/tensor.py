@@ -221,12 +221,22 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
     """Write bytes to GM, recording the writer core and reporting cross-core overlaps."""
     ctx = current()
     n = raw.size
-    writers = buf.writer[offset:offset + n]
-    other = (writers >= 0) & (writers != ctx.core_id)
-    if other.any():
-        first = int(np.argmax(other))
-        ctx.report("GM_WRITE_CONFLICT",
-                   f"{buf.name} bytes [{offset + first}, ...) already written by core {int(writers[first])}",
-                   address=offset + first, size=int(other.sum()), gm=buf.name)
-    buf.data[offset:offset + n] = raw
-    writers[:] = ctx.core_id
+    hit = buf.writer.others(offset, offset + n, ctx.core_id)
+    if hit is not None:
+        first, owner, count = hit
+        ctx.report("GM_WRITE_CONFLICT", f"{buf.name} bytes [{first}, ...) already written by core {owner}",
+                   address=first, size=count, gm=buf.name)
+    later = buf.writer.later(offset, offset + n, ctx.core_id) if hit is not None else []
+    if not later:
+        buf.data[offset:offset + n] = raw
+        buf.writer.record(offset, offset + n, ctx.core_id)
+        return
+    # Cores in lock-step: a higher core wrote these bytes first; a core-by-core run would have let it
+    # write last, so its bytes stay (the final GM equals the serial run's even for a racy kernel).
+    keep = np.ones(n, dtype=bool)
+    for s, e, _ in later:
+        keep[s - offset:e - offset] = False
+    buf.data[offset:offset + n][keep] = raw[keep]
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.view(np.int8), [0]))))
+    for s, e in zip(edges[0::2], edges[1::2]):
+        buf.writer.record(offset + int(s), offset + int(e), ctx.core_id)

@@ -11,8 +11,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..diagnostics import kernel_frame
 from ..dtypes import scalar_value
 from ..dtypes import type_name as _type_name
+from ..runtime import current
 from ..tensor import LocalTensor
 from .executor import Operand, apply
 from .level0 import VL, check_u8, contiguous, parse_mask, strided
@@ -100,12 +102,17 @@ class MemBaseApi:
     """A MemBase API function. Explicit template arguments (``Add[float](...)``, ``Cast[float, half]``)
     are accepted and ignored: the element types come from the tensors, as C++ deduces them."""
 
-    def __init__(self, fn: Callable, name: str | None = None):
+    def __init__(self, fn: Callable, name: str | None = None, batchable: bool = True):
         self.fn = fn
         self.__name__ = name or fn.__name__
         self.__doc__ = fn.__doc__
+        self.batchable = batchable      # runs once for every core parked at it in lock-step (rows of UB)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        ctx = current()
+        if self.batchable and ctx.scheduler is not None and ctx.vf is None:
+            from ..lockstep import CallRequest
+            return ctx.scheduler.park(CallRequest(self.fn, args, kwargs, kernel_frame()))
         return self.fn(*args, **kwargs)
 
     def __getitem__(self, targs: Any) -> Callable:

@@ -56,6 +56,7 @@ def apply(ctx, api: str, dst: Operand, srcs: Sequence[Operand], fn: Compute, dfn
 
 
 def _run(ub, dst: Operand, srcs: Sequence[Operand], fn: Compute, dfn: Defined | None, r: int | None) -> None:
+    """One call (``r`` None) or its step ``r``; every array has a leading core axis (rows of a batch)."""
     if r is not None and dst.acc.starts[r] == dst.acc.starts[r + 1]:
         return
     vals, defs = [], []
@@ -65,14 +66,14 @@ def _run(ub, dst: Operand, srcs: Sequence[Operand], fn: Compute, dfn: Defined | 
         defs.append(d)
     with np.errstate(all="ignore"):
         out = np.asarray(fn(vals), dtype=dst.dtype)
-    if out.ndim == 0:                                  # no sources (Duplicate): broadcast the scalar
-        acc = dst.acc
-        n = acc.idx.size if r is None else int(acc.starts[r + 1] - acc.starts[r])
-        out = np.full(n, out, dtype=dst.dtype)
+    acc = dst.acc
+    n = acc.idx.size if r is None else int(acc.starts[r + 1] - acc.starts[r])
+    if out.ndim < 2:                                   # no sources (Duplicate): broadcast the scalar
+        out = np.broadcast_to(out.reshape(-1)[:1] if out.ndim else out, (1, n))
     dd = None
     if any(d is not None for d in defs):
         if dfn is not None:
-            dd = dfn([np.ones(v.size, bool) if d is None else d for v, d in zip(vals, defs)])
+            dd = dfn([np.ones(v.shape, bool) if d is None else d for v, d in zip(vals, defs)])
         else:
             for d in defs:
                 if d is not None:
@@ -83,24 +84,25 @@ def _run(ub, dst: Operand, srcs: Sequence[Operand], fn: Compute, dfn: Defined | 
 
 
 def _gather(ub, op: Operand, r: int | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Values and per-element definedness (None: all defined) of an operand, (rows, n)."""
     w = op.dtype.itemsize
     acc = op.acc
     if r is None and acc.contiguous:
         a, n = op.addr, acc.idx.size * w
-        sh = ub.defined[a:a + n]
-        return ub.data[a:a + n].view(op.dtype), (None if sh.all() else sh.view(_UINT[w]) == _ONES[w])
+        sh = ub.rdef(a, n)
+        return ub.rd(a, n).view(op.dtype), (None if sh is None else sh.view(_UINT[w]) == _ONES[w])
     if r is None:
         idx = acc.idx
         lo, hi = op.addr + acc.elo * w, op.addr + acc.ehi * w
-        all_def = bool(ub.defined[lo:hi].all())
+        all_def = ub.rdef(lo, hi - lo) is None
     else:
         idx = acc.idx[acc.starts[r]:acc.starts[r + 1]]
         all_def = False
     pos = idx + op.addr // w
-    v = ub.data.view(op.dtype)[pos]
+    v = ub.gather(op.dtype, pos)
     if all_def:
         return v, None
-    d = ub.defined.view(_UINT[w])[pos] == _ONES[w]
+    d = ub.gather_def(w, pos)
     return v, (None if d.all() else d)
 
 
@@ -108,12 +110,8 @@ def _scatter(ub, dst: Operand, out: np.ndarray, dd: np.ndarray | None, r: int | 
     w = dst.dtype.itemsize
     acc = dst.acc
     if r is None and acc.contiguous:
-        a, n = dst.addr, acc.idx.size * w
-        ub.data[a:a + n].view(dst.dtype)[:] = out
-        if dd is None:
-            ub.defined[a:a + n] = True
-        else:
-            ub.defined[a:a + n].view(_UINT[w])[:] = np.where(dd, _ONES[w], 0)
+        raw = np.ascontiguousarray(out).view(np.uint8)
+        ub.wr(dst.addr, raw, True if dd is None else np.repeat(dd, w, axis=1))
         return
     if r is None:
         idx, keep = acc.idx, acc.keep
@@ -121,11 +119,9 @@ def _scatter(ub, dst: Operand, out: np.ndarray, dd: np.ndarray | None, r: int | 
         idx = acc.idx[acc.starts[r]:acc.starts[r + 1]]
         keep = last_writes(idx)
     if keep is not None:
-        idx, out = idx[keep], out[keep]
-        dd = None if dd is None else dd[keep]
-    pos = idx + dst.addr // w
-    ub.data.view(dst.dtype)[pos] = out
-    ub.defined.view(_UINT[w])[pos] = _ONES[w] if dd is None else np.where(dd, _ONES[w], 0)
+        idx, out = idx[keep], out[:, keep]
+        dd = None if dd is None else dd[:, keep]
+    ub.scatter(dst.dtype, idx + dst.addr // w, out, dd)
 
 
 def _hazard(dst: Operand, srcs: Sequence[Operand]) -> bool:

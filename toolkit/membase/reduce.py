@@ -51,14 +51,14 @@ def _whole_reduce_sum(dst: LocalTensor, src: LocalTensor, mask: Any, repeatTime:
         add = op_for("add", out_dt)
 
         def fn(v: list) -> np.ndarray:
-            x = v[0].reshape(-1, nact).astype(out_dt)
-            full = np.zeros((x.shape[0], lanes), dtype=out_dt)
-            full[:, act] = x
+            x = v[0].reshape(v[0].shape[0], -1, nact).astype(out_dt)       # (rows, steps, lanes)
+            full = np.zeros((*x.shape[:2], lanes), dtype=out_dt)
+            full[:, :, act] = x
             return tree_reduce(full, add)
 
         apply(ctx, api, Operand(dst.addr, dst.dtype, per_step(steps, drep, out_dt.itemsize), out_dt.itemsize),
               [Operand(src_addr, sdt, strided(sdt.itemsize, sblk, srep, steps, m))], fn,
-              lambda d: d[0].reshape(-1, nact).all(axis=1))
+              lambda d: d[0].reshape(d[0].shape[0], -1, nact).all(axis=2))
     emit(ctx, api, 6 + (m.kind == "count"), reduce_stream(steps, m.kind, m.value, out_dt.itemsize,
                                                              ((dst.addr, drep), (src_addr, sblk, srep))),
          {"dtype": type_name(sdt), "form": "level0", "repeat": steps, "mask": m.kind})

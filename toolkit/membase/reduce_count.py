@@ -191,5 +191,5 @@ def _reduce_sum(dst: LocalTensor, src: LocalTensor, sharedTmpBuffer: LocalTensor
     ctx.emit(ScalarOp("ub_read", 4, kernel_frame()))
 
 
-ReduceMax = MemBaseApi(_reduce_max, "ReduceMax")
-ReduceSum = MemBaseApi(_reduce_sum, "ReduceSum")
+ReduceMax = MemBaseApi(_reduce_max, "ReduceMax", batchable=False)      # reads UB per core (not on rows)
+ReduceSum = MemBaseApi(_reduce_sum, "ReduceSum", batchable=False)

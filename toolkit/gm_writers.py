@@ -1,0 +1,127 @@
+"""Which core last wrote each byte of a GM buffer, kept per range instead of per byte.
+
+The cross-core write check (``GM_WRITE_CONFLICT``) needs, for every GM byte, the core that wrote it
+last. Cores write rows, tiles and cache lines: long runs of bytes with one writer. :class:`GmWriters`
+stores those runs as sorted, disjoint ``[start, end) -> core`` ranges (adjacent ranges of one core
+merged), so its size grows with the number of runs, not with the bytes of the buffer; every answer is
+the per-byte one. Code that wants the per-byte picture gets it as an int16 array (-1: never written):
+``writers[a:b]``, ``writers >= 0``, ``np.asarray(writers)``; ``writers[:] = -1`` forgets every writer.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import Any
+
+import numpy as np
+from numpy.lib.mixins import NDArrayOperatorsMixin
+
+NOBODY = -1
+
+
+class GmWriters(NDArrayOperatorsMixin):
+    """Last writer core of each byte of a ``size``-byte buffer, as ranges (module docstring)."""
+
+    __slots__ = ("size", "_starts", "_ends", "_cores")
+
+    def __init__(self, size: int):
+        self.size = int(size)
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        self._cores: list[int] = []
+
+    # -- the check and the update ---------------------------------------------------------------
+    def _span(self, lo: int, hi: int) -> tuple[int, int]:
+        """Indices [i, j) of the ranges that overlap [lo, hi)."""
+        i = bisect_right(self._ends, lo)
+        return i, bisect_left(self._starts, hi, i)
+
+    def others(self, lo: int, hi: int, core: int) -> tuple[int, int, int] | None:
+        """Bytes of [lo, hi) last written by a core other than ``core``: (first such byte, its writer,
+        how many such bytes), or None."""
+        lo, hi = max(lo, 0), min(hi, self.size)
+        if lo >= hi:
+            return None
+        i, j = self._span(lo, hi)
+        hit = None
+        count = 0
+        for k in range(i, j):
+            if self._cores[k] != core:
+                s = max(self._starts[k], lo)
+                hit = hit or (s, self._cores[k])
+                count += min(self._ends[k], hi) - s
+        return None if hit is None else (hit[0], hit[1], count)
+
+    def later(self, lo: int, hi: int, core: int) -> list[tuple[int, int, int]]:
+        """Runs of [lo, hi) last written by a core numbered above ``core``: (start, end, that core).
+        A core-by-core run lets such a core write after ``core`` did, so its bytes win."""
+        lo, hi = max(lo, 0), min(hi, self.size)
+        i, j = self._span(lo, hi)
+        return [(max(self._starts[k], lo), min(self._ends[k], hi), self._cores[k]) for k in range(i, j)
+                if self._cores[k] > core]
+
+    def record(self, lo: int, hi: int, core: int) -> None:
+        """``core`` (or NOBODY: forget) is now the last writer of [lo, hi)."""
+        lo, hi = max(lo, 0), min(hi, self.size)
+        if lo >= hi:
+            return
+        i, j = self._span(lo, hi)
+        a, b = max(i - 1, 0), min(j + 1, len(self._starts))
+        segs = [(self._starts[k], self._ends[k], self._cores[k]) for k in range(a, i)]
+        if i < j and self._starts[i] < lo:
+            segs.append((self._starts[i], lo, self._cores[i]))
+        segs.append((lo, hi, core))
+        if i < j and self._ends[j - 1] > hi:
+            segs.append((hi, self._ends[j - 1], self._cores[j - 1]))
+        segs.extend((self._starts[k], self._ends[k], self._cores[k]) for k in range(j, b))
+        merged: list[list[int]] = []
+        for s, e, c in segs:
+            if c == NOBODY:
+                continue
+            if merged and merged[-1][1] == s and merged[-1][2] == c:
+                merged[-1][1] = e
+            else:
+                merged.append([s, e, c])
+        self._starts[a:b] = [m[0] for m in merged]
+        self._ends[a:b] = [m[1] for m in merged]
+        self._cores[a:b] = [m[2] for m in merged]
+
+    def ranges(self) -> list[tuple[int, int, int]]:
+        """Every written run: (start, end, core), in address order."""
+        return list(zip(self._starts, self._ends, self._cores))
+
+    # -- the per-byte view ----------------------------------------------------------------------
+    def array(self, lo: int = 0, hi: int | None = None) -> np.ndarray:
+        """Last writer of bytes [lo, hi) as int16 (NOBODY: never written)."""
+        hi = self.size if hi is None else hi
+        out = np.full(max(hi - lo, 0), NOBODY, dtype=np.int16)
+        i, j = self._span(lo, hi)
+        for k in range(i, j):
+            out[max(self._starts[k], lo) - lo:min(self._ends[k], hi) - lo] = self._cores[k]
+        return out
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        if isinstance(key, slice) and key.step in (None, 1):
+            lo, hi, _ = key.indices(self.size)
+            return self.array(lo, max(hi, lo))
+        return self.array()[key]
+
+    def __setitem__(self, key: Any, value: int) -> None:
+        """``writers[a:b] = core`` (``-1``: forget the writers of those bytes)."""
+        if not (isinstance(key, slice) and key.step in (None, 1)):
+            raise TypeError("GmWriters assignment takes a contiguous slice")
+        lo, hi, _ = key.indices(self.size)
+        self.record(lo, hi, int(value))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = self.array()
+        return out if dtype is None else out.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        inputs = tuple(np.asarray(x) if isinstance(x, GmWriters) else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"GmWriters({self.size} B, {len(self._starts)} ranges)"
