@@ -199,9 +199,8 @@ class _CoreSim:
         p = self.p
         start = self.t_s
         if ev.kind == "gm_read":
-            line = (ev.gm, ev.gm_offset // p["dcache_line_bytes"])
-            cost = p["gm_read_hit_cycles"] if line in self.dcache else p["gm_read_miss_cycles"]
-            self.dcache.add(line)
+            hit = _dcache_hit(self.dcache, ev, p["dcache_line_bytes"])
+            cost = p["gm_read_hit_cycles"] if hit else p["gm_read_miss_cycles"]
             end = start[0] + cost
         elif ev.kind == "ub_read":
             writers = max(self.done[PIPE_MTE2], self.done[PIPE_V])
@@ -250,6 +249,51 @@ class _CoreSim:
         busy = {pipe: _union([(s.start, s.end) for s in self.slices if s.pipe == pipe]) for pipe in PIPES}
         self.c["scalar_cycles"] = busy[PIPE_S]
         return CoreTiming(self.core, end, busy, self.slices, self.vfs, self.c)
+
+
+def _dcache_hit(lines: set, ev: ScalarOp, line_bytes: int) -> bool:
+    """Whether a GM scalar read hits the data cache (the lines read before), as :meth:`_CoreSim.scalar`."""
+    line = (ev.gm, ev.gm_offset // line_bytes)
+    hit = line in lines
+    lines.add(line)
+    return hit
+
+
+def core_signature(events: list, streams: dict[int, int], line_bytes: int) -> tuple:
+    """Everything :class:`_CoreSim` reads from a core's events, as one hashable key: two cores with
+    equal keys get equal timings (and put equal load on GM), so a launch simulates each key once.
+    A VF's stream enters by identity (``streams``: id(instrs) -> a small number, shared by the cores of
+    one launch, whose events keep every stream alive meanwhile): equal streams are interned to one
+    object per launch (:meth:`toolkit.runtime.CoreContext.intern_stream`), so equal content usually
+    means one number; a stream that is not interned only splits a group, which stays exact. A GM scalar
+    read enters as a data-cache hit or miss (``line_bytes``: ``[timing] dcache_line_bytes``), not by
+    its address."""
+    out: list[tuple] = []
+    lines: set = set()                   # GM data-cache lines read so far: a read enters as hit or miss
+    for ev in events:
+        t = type(ev)
+        if t is VfCall:
+            sid = streams.setdefault(id(ev.instrs), len(streams))
+            out.append((ev.name, ev.launch, ev.nparams, sid, bool(ev.meta.get("scalar_args"))))
+        elif t is Dma:
+            out.append((ev.direction, ev.api, ev.gm, ev.nbytes, ev.bursts))
+        elif t is QueueOp:
+            out.append((ev.op, ev.queue, ev.position, ev.slot))
+        elif t is ScalarOp:
+            out.append((ev.kind, ev.nbytes, _dcache_hit(lines, ev, line_bytes) if ev.kind == "gm_read" else None))
+        elif t is Sync:
+            out.append((ev.kind, ev.src, ev.dst, ev.event_id))
+        elif isinstance(ev, PipeBarrier):
+            out.append(("PipeBarrier", ev.pipe))
+    return tuple(out)
+
+
+def rebind(timing: CoreTiming, core: int, events: list) -> CoreTiming:
+    """``timing`` (of a core with the same :func:`core_signature`) as core ``core``'s: its id and its own
+    VF events; slices, busy times and counters are shared (read-only)."""
+    calls = [e for e in events if type(e) is VfCall]
+    vfs = [(ev, t, start) for ev, (_, t, start) in zip(calls, timing.vfs)]
+    return CoreTiming(core, timing.end, timing.busy, timing.slices, vfs, timing.counters)
 
 
 def simulate_core(core: int, events: list, machine: Machine, vf_timing,

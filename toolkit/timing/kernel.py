@@ -16,7 +16,7 @@ from typing import Callable
 
 from ..events import PIPE_MTE2, PIPE_MTE3
 from ..machine import Machine
-from .core import CoreTiming
+from .core import CoreTiming, rebind
 
 DMA_PIPES = (PIPE_MTE2, PIPE_MTE3)
 #: reads wait behind the requests of every core (a write is posted: it completes once the core sent it)
@@ -70,13 +70,15 @@ def _add(steps: dict[int, float], s: int, e: int, w: float) -> None:
 
 
 class BusyProfile(StepProfile):
-    """How many cores have ``pipe`` busy (a core with overlapping copies counts once)."""
+    """How many cores have ``pipe`` busy (a core with overlapping copies counts once; ``counts``: how
+    many cores each timing stands for, default one each)."""
 
-    def __init__(self, timings: list[CoreTiming], pipe: str):
+    def __init__(self, timings: list[CoreTiming], pipe: str, counts: list[int] | None = None):
         steps: dict[int, float] = {}
-        for ct in timings:
+        for k, ct in enumerate(timings):
+            w = float(counts[k]) if counts else 1.0
             for s, e in _merged([(sl.start, sl.end) for sl in ct.slices if sl.pipe == pipe]):
-                _add(steps, s, e, 1.0)
+                _add(steps, s, e, w)
         super().__init__(steps)
 
 
@@ -98,28 +100,32 @@ def in_flight(ct: CoreTiming, pipe: str, window: float) -> StepProfile:
 
 
 class QueueProfile(StepProfile):
-    """Bytes in flight over all cores on ``pipe`` (each core at most ``window``)."""
+    """Bytes in flight over all cores on ``pipe`` (each core at most ``window``; ``counts`` as in
+    :class:`BusyProfile`: levels are whole bytes, so a weighted sum equals the sum over the cores)."""
 
-    def __init__(self, per_core: list[StepProfile]):
+    def __init__(self, per_core: list[StepProfile], counts: list[int] | None = None):
         steps: dict[int, float] = {}
-        for prof in per_core:
+        for k, prof in enumerate(per_core):
+            w = counts[k] if counts else 1
             prev = 0.0
             for t, level in zip(prof.times, prof.level):
-                steps[t] = steps.get(t, 0.0) + level - prev
+                steps[t] = steps.get(t, 0.0) + (level - prev) * w
                 prev = level
         super().__init__(steps)
 
 
-def concurrency(timings: list[CoreTiming], machine: Machine) -> list[dict[str, list[tuple[float, float]]]]:
+def concurrency(timings: list[CoreTiming], machine: Machine,
+                counts: list[int] | None = None) -> list[dict[str, list[tuple[float, float]]]]:
     """Per core and MTE pipe, for each of its DMAs in order: (cores moving data in that direction
-    meanwhile, >= 1; bytes the other cores have in flight ahead of it on a queued pipe, else 0)."""
+    meanwhile, >= 1; bytes the other cores have in flight ahead of it on a queued pipe, else 0).
+    ``counts``: timing k stands for ``counts[k]`` identical cores (their rows are equal)."""
     window = machine.params["memory"]["dma_outstanding_bytes"]
     out: list[dict[str, list[tuple[float, float]]]] = [{} for _ in timings]
     for pipe in DMA_PIPES:
-        busy = BusyProfile(timings, pipe)
+        busy = BusyProfile(timings, pipe, counts)
         queued = pipe in QUEUED_PIPES
         own = [in_flight(ct, pipe, window) if queued else None for ct in timings]
-        total = QueueProfile(own) if queued else None
+        total = QueueProfile(own, counts) if queued else None
         for k, ct in enumerate(timings):
             rows = []
             for sl in ct.slices:
@@ -144,16 +150,44 @@ def _moved(old: list[dict], new: list[dict], tol: float = 0.01) -> bool:
     return False
 
 
-def simulate_launch(core_fn: CoreFn, streams: list[tuple[int, list]], machine: Machine) -> list[CoreTiming]:
-    """Timing of every core of a launch (``streams``: (core id, events)) with shared GM bandwidth."""
-    timings = [core_fn(core, events, None) for core, events in streams]
-    if len(streams) < 2:
-        return timings
-    loads = concurrency(timings, machine)
-    for _ in range(int(machine.params["memory"]["load_iterations"])):
-        timings = [core_fn(core, events, _lookup(load)) for (core, events), load in zip(streams, loads)]
-        new = concurrency(timings, machine)
-        if not _moved(loads, new):
-            break
-        loads = new
-    return timings
+def _groups(streams: list[tuple[int, list]], key: Callable[[list], object] | None) -> tuple[list[int], list[int]]:
+    """(group of each core, first core of each group): cores with equal ``key(events)`` share a group;
+    without a key every core is its own group."""
+    first: dict = {}
+    member, reps = [], []
+    for k, (_, events) in enumerate(streams):
+        g = first.setdefault(key(events) if key is not None else k, len(reps))
+        if g == len(reps):
+            reps.append(k)
+        member.append(g)
+    return member, reps
+
+
+def simulate_launch(core_fn: CoreFn, streams: list[tuple[int, list]], machine: Machine,
+                    key: Callable[[list], object] | None = None) -> list[CoreTiming]:
+    """Timing of every core of a launch (``streams``: (core id, events)) with shared GM bandwidth.
+
+    ``key(events)`` (e.g. :func:`toolkit.timing.core.core_signature`) groups cores whose timing is
+    equal by construction: each group is simulated once per pass and its GM load counted once per
+    member (equal timings put equal load on GM, so they also get equal concurrency: exact, as the
+    load profiles sum whole bytes and core counts), and each other member gets the group's timing
+    with its own core id and VF events (:func:`toolkit.timing.core.rebind`)."""
+    if not float(machine.params["memory"]["dma_outstanding_bytes"]).is_integer():
+        key = None                   # fractional byte levels: sum core by core, in core order
+    member, reps = _groups(streams, key)
+    heads = [streams[k] for k in reps]
+    counts = [member.count(g) for g in range(len(reps))]
+    timings = [core_fn(core, events, None) for core, events in heads]
+    if len(streams) >= 2:
+        loads = concurrency(timings, machine, counts)
+        for _ in range(int(machine.params["memory"]["load_iterations"])):
+            timings = [core_fn(core, events, _lookup(load)) for (core, events), load in zip(heads, loads)]
+            new = concurrency(timings, machine, counts)
+            if not _moved(loads, new):
+                break
+            loads = new
+    out = []
+    for k, (core, events) in enumerate(streams):
+        g = member[k]
+        out.append(timings[g] if reps[g] == k else rebind(timings[g], core, events))
+    return out

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from ..events import VfCall
 from ..machine import Machine
-from .core import CoreTiming, Concurrency, simulate_core
+from .core import CoreTiming, Concurrency, core_signature, simulate_core
 from .kernel import simulate_launch
 from .vf_sched import VfTiming, schedule
 
@@ -38,8 +38,12 @@ class TimingModel:
         return simulate_core(core, events, self.machine, self.vf, concurrency)
 
     def launch(self, result) -> "KernelTiming":
-        """Every core of a launch, sharing GM bandwidth (toolkit.timing.kernel), plus launch and tail."""
-        cores = simulate_launch(self.core, [(c.core, c.events) for c in result.cores], self.machine)
+        """Every core of a launch, sharing GM bandwidth (toolkit.timing.kernel), plus launch and tail;
+        cores with equal event signatures are simulated once."""
+        streams: dict[int, int] = {}
+        line = self.machine.params["timing"]["dcache_line_bytes"]
+        cores = simulate_launch(self.core, [(c.core, c.events) for c in result.cores], self.machine,
+                                key=lambda events: core_signature(events, streams, line))
         lp = self.machine.params["launch"]
         return KernelTiming(cores, lp["launch_cycles"], lp["tail_cycles"], self.machine.clock_mhz)
 
