@@ -79,18 +79,31 @@ def _check_gm_blocks(g: GlobalTensor, n: int, step: int, length: int, api: str) 
     check_gm(g.buf, lo, g.offset + max(0, (n - 1) * step) + length - lo, api)
 
 
+def _run(starts: np.ndarray, length: int) -> bool:
+    """Blocks of ``length`` bytes at ``starts`` are one contiguous run (a single burst or back to back)."""
+    return starts.size == 1 or bool(np.all(np.diff(starts) == length))
+
+
 def _gm_to_ub(ctx, dst: LocalTensor, src: GlobalTensor, gm_starts: np.ndarray, ub_starts: np.ndarray,
               length: int, api: str, fill: list | None = None) -> None:
-    """Copy ``len(gm_starts)`` blocks of ``length`` bytes GM->UB (callers computed the layout)."""
+    """Copy ``len(gm_starts)`` blocks of ``length`` bytes GM->UB (callers computed the layout); one
+    contiguous run on both sides moves as one slice (the same bytes, checks and event)."""
     ub = ctx.ub
     nblk = gm_starts.size
     if nblk == 0 or length == 0:
         return
-    ub.check(int(ub_starts.min()), int(ub_starts.max() - ub_starts.min()) + length, api)
-    check_gm(src.buf, int(gm_starts.min()), int(gm_starts.max() - gm_starts.min()) + length, api)
+    if _run(gm_starts, length) and _run(ub_starts, length):
+        g0, u0, total = int(gm_starts[0]), int(ub_starts[0]), nblk * length
+        ub.check(u0, total, api)
+        check_gm(src.buf, g0, total, api)
+        if not ctx.dry_run:
+            ub.write(u0, src.buf.data[g0:g0 + total])
+    else:
+        ub.check(int(ub_starts.min()), int(ub_starts.max() - ub_starts.min()) + length, api)
+        check_gm(src.buf, int(gm_starts.min()), int(gm_starts.max() - gm_starts.min()) + length, api)
+        if not ctx.dry_run:
+            ub.write_at(_block_index(ub_starts, length), src.buf.data[_block_index(gm_starts, length)])
     if not ctx.dry_run:
-        data = src.buf.data[_block_index(gm_starts, length)]
-        ub.write_at(_block_index(ub_starts, length), data)
         for addr, nbytes, value, defined in fill or ():
             ub.write(addr, value, defined)
     ctx.emit(Dma("GM2UB", api, dst.addr, src.buf.name, src.offset, nblk * length, nblk, length, kernel_frame()))
@@ -98,6 +111,7 @@ def _gm_to_ub(ctx, dst: LocalTensor, src: GlobalTensor, gm_starts: np.ndarray, u
 
 def _ub_to_gm(ctx, dst: GlobalTensor, src: LocalTensor, gm_starts: np.ndarray, ub_starts: np.ndarray,
               length: int, api: str) -> None:
+    """Copy blocks UB->GM; a contiguous UB side is read as one slice, a contiguous GM side written at once."""
     ub = ctx.ub
     nblk = gm_starts.size
     if nblk == 0 or length == 0:
@@ -105,16 +119,20 @@ def _ub_to_gm(ctx, dst: GlobalTensor, src: LocalTensor, gm_starts: np.ndarray, u
     ub.check(int(ub_starts.min()), int(ub_starts.max() - ub_starts.min()) + length, api)
     check_gm(dst.buf, int(gm_starts.min()), int(gm_starts.max() - gm_starts.min()) + length, api)
     if not ctx.dry_run:
-        ub_idx = _block_index(ub_starts, length)
-        shadow = ub.defined[ub_idx]
-        if not shadow.all():
-            first = int(ub_idx[int(np.argmin(shadow))])
-            ctx.report("UNDEFINED_READ", f"{api} to {dst.buf.name} copies {int((~shadow).sum())} never-written "
-                       f"UB byte(s), first at {first}", address=first, size=int((~shadow).sum()))
-        data = ub.data[ub_idx]
-        gm_idx = _block_index(gm_starts, length)
-        if gm_idx.size and np.all(np.diff(gm_idx) == 1):
-            gm_write(dst.buf, int(gm_idx[0]), data)
+        if _run(ub_starts, length):
+            u0 = int(ub_starts[0])
+            data, shadow = ub.data[u0:u0 + nblk * length], ub.defined[u0:u0 + nblk * length]
+            first = u0 + int(np.argmin(shadow)) if not shadow.all() else None
+        else:
+            ub_idx = _block_index(ub_starts, length)
+            data, shadow = ub.data[ub_idx], ub.defined[ub_idx]
+            first = int(ub_idx[int(np.argmin(shadow))]) if not shadow.all() else None
+        if first is not None:
+            missing = int((~shadow).sum())
+            ctx.report("UNDEFINED_READ", f"{api} to {dst.buf.name} copies {missing} never-written "
+                       f"UB byte(s), first at {first}", address=first, size=missing)
+        if _run(gm_starts, length):
+            gm_write(dst.buf, int(gm_starts[0]), data)
         else:
             for k in range(nblk):
                 gm_write(dst.buf, int(gm_starts[k]), data[k * length:(k + 1) * length])
