@@ -74,8 +74,12 @@ def _line(base: dict, best: dict, name: str, c: dict) -> str:
                 f"{_kb(c['ub_bytes_to'])} and runs in {c['kernel_cycles_to']} cycles; {_bound(best, None)}")
     delta = (c["ub_bytes_to"] or 0) - (c["ub_bytes_from"] or 0)
     return (f"{head} uses {_kb(c['ub_bytes_to'])} ({'+' if delta >= 0 else '-'}{abs(delta) / 1024:.0f} KB) and "
-            f"saves {c['saving_pct']:.0f}% cycles ({c['kernel_cycles_from']} -> {c['kernel_cycles_to']}); "
+            f"saves {_pct(c['saving_pct'])}% cycles ({c['kernel_cycles_from']} -> {c['kernel_cycles_to']}); "
             f"{_bound(best, base)}")
+
+
+def _pct(value: float) -> str:
+    return f"{value:.0f}" if abs(value) >= 10 else f"{value:.1f}"
 
 
 def _bound(row: dict, before: dict | None) -> str:

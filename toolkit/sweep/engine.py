@@ -42,14 +42,17 @@ def guarded(fn: PointFn, point: dict) -> dict:
         return crash_row(point, f"crash: {type(err).__name__}: {text}"[:400])
 
 
+def _stop(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _worker_init() -> None:
-    """Pool workers leave interrupts to the parent (which stops the pool) and take no signal handlers
-    the parent process installed."""
+    """Pool workers leave Ctrl-C to the parent, which stops the pool with SIGTERM: that unwinds the point
+    in progress (an ``.asc`` program's process group is killed on the way out), then the worker exits."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        sig = getattr(signal, name, None)
-        if sig is not None:
-            signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _stop)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _context():
@@ -94,14 +97,28 @@ def _run_local(fn: PointFn, points: list[dict], jobs: int) -> list[dict]:
     broken: list[int] = []
     with ProcessPoolExecutor(min(jobs, len(points)), mp_context=_context(), initializer=_worker_init) as pool:
         futures = [pool.submit(guarded, fn, p) for p in points]
-        for k, f in enumerate(futures):
-            try:
-                out[k] = f.result()
-            except BrokenProcessPool:
-                broken.append(k)
+        try:
+            for k, f in enumerate(futures):
+                try:
+                    out[k] = f.result()
+                except BrokenProcessPool:
+                    broken.append(k)
+        except BaseException:                     # interrupted: stop the workers, do not wait for the points
+            _terminate(pool)
+            raise
     for k in broken:                 # a worker died: run each affected point alone to find which one
         out[k] = _run_isolated(fn, points[k])
     return out  # type: ignore[return-value]
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in workers:
+        proc.join(timeout=10)
 
 
 def _run_isolated(fn: PointFn, point: dict) -> dict:
