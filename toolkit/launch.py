@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, Diagnostics, KernelAbort
 from .events import BufferInit
 from .machine import Machine, load_machine
 from .memory import GmBuffer
+from .progress import core_done
 from .regbase.fusion import fuse_vfs
 from .runtime import CoreContext, running
 from .tensor import GmPtr
@@ -92,6 +93,8 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
         from .regbase.vf import run_vf_request
         ctxs, aborted = launch_cores(kernel, block_num, args, machine, diag, shared, run_vf_request)
         runs = [(ctx, aborted.get(ctx.core_id)) for ctx in ctxs]
+        for ctx in ctxs:
+            core_done(ctx.core_id, block_num)
     else:
         runs = [_serial_core(kernel, args, CoreContext(machine, block, block_num, diag, shared=shared))
                 for block in range(block_num)]
@@ -109,6 +112,7 @@ def _serial_core(kernel: Callable[..., None], args: Sequence[Any], ctx: CoreCont
             ctx.finish()
         except KernelAbort as stop:
             aborted = stop.diag
+    core_done(ctx.core_id, ctx.block_num)
     return ctx, aborted
 
 
