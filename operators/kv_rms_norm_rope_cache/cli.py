@@ -53,9 +53,11 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     except host.BadInput as err:
         raise BadUsage(str(err)) from None
     machine = load_machine()
-    runs = {b: host.run_backend(b, params, case, machine) for b in backends}
-    model = TimingModel(machine)
-    timings = {b: model.launch(r.launch) for b, r in runs.items()}
+    with _progress(params, machine, len(backends)) as line:
+        runs = {b: host.run_backend(b, params, case, machine) for b in backends}
+        line.update(line.done, note="cycle model")
+        model = TimingModel(machine)
+        timings = {b: model.launch(r.launch) for b, r in runs.items()}
     cycles = {b: cycle_summary(t, aborted=r.launch.aborted) for (b, t), r in zip(timings.items(), runs.values())}
     report = _report_json(params, runs)
     for b, summary in cycles.items():
@@ -74,6 +76,21 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     if not plan.stdout_taken:
         click.echo(_report_text(runs) + "\n\n" + _cycles_text(cycles, machine) + _advice_text(report))
     return EXIT_OK if report["passed"] else EXIT_GATE
+
+
+def _progress(params, machine, n_backends: int):
+    """Rows emulated (each finished core's rows, every backend) on a progress line on stderr when it is a
+    terminal and the run lasts (toolkit.progress)."""
+    from toolkit.progress import progress_line
+
+    from . import host
+
+    t = host.make_tiling(params, machine)
+
+    def rows(core: int, _block_num: int) -> int:
+        return max(0, min(t.blockFactor, t.totalRows - core * t.blockFactor))
+
+    return progress_line(t.totalRows * n_backends, "rows", rows, note="emulating")
 
 
 def _report_json(params, runs: dict) -> dict[str, Any]:
