@@ -14,6 +14,7 @@ failed a gate or crashed (its row says why; the sweep still ran every point); 2 
 """
 from __future__ import annotations
 
+import os
 import time
 from typing import Any, Callable
 
@@ -147,6 +148,9 @@ def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, 
     bad = [s for s in sources if not s.endswith(".asc")]
     if bad:
         raise BadUsage(f"sweep: {bad[0]!r} is not an .asc program (sources first, then options)")
+    missing = [s for s in sources if not os.path.isfile(s)]
+    if missing:
+        raise BadUsage(f"{missing[0]}: no such file")
     sweep = SweepRun(opts)
     fixed, swept = _defines(defines)
     combos = combinations(swept)
@@ -182,7 +186,9 @@ class SweepGroup(click.Group):
 
 @cli.group("sweep", cls=SweepGroup)
 def sweep_group() -> None:
-    """Run every combination of parameter values (local pool or Dask): cycles vs UB bytes, Pareto front."""
+    """Run every combination of parameter values (local pool or Dask): cycles vs UB bytes, Pareto front.
+
+    COMMAND is an operator's sweep (below) or one or more .asc programs: sweep A.asc [B.asc] -D NAME=v1,v2"""
 
 
 __all__ = ["sweep_group", "sweep_options", "SweepRun", "parse_axis", "combinations"]
