@@ -15,7 +15,6 @@ failed a gate or crashed (its row says why; the sweep still ran every point); 2 
 from __future__ import annotations
 
 import os
-import time
 from typing import Any, Callable
 
 import click
@@ -59,20 +58,25 @@ class SweepRun:
         self.plan = OutputPlan({"json": opts.get("json_path"), "csv": opts.get("csv_path"),
                                 "html": opts.get("html_path"), "plot": plot})
         self.jobs, self.dask = opts.get("jobs"), opts.get("dask_address")
-        self.started = time.perf_counter()
 
     @property
     def executor(self) -> str:
         return f"dask {self.dask}" if self.dask else "local pool"
 
     def run(self, fn: Callable[[dict], dict], points: list[dict], canonical=None) -> tuple[list[dict], int]:
-        """Rows of the points (and how many distinct runs were made)."""
+        """Rows of the points (and how many distinct runs were made); a progress line on a terminal."""
+        from .progress import ProgressLine
         from .sweep.engine import SweepError, _unique, run_points
+        runs = len(_unique(points, canonical)[1])
+        line = ProgressLine(runs, "runs")
+        line.note = f"sweep on {self.executor}"
         try:
-            rows = run_points(fn, points, canonical=canonical, jobs=self.jobs, dask=self.dask)
+            rows = run_points(fn, points, canonical=canonical, jobs=self.jobs, dask=self.dask, progress=line.advance)
         except SweepError as err:
             raise BadUsage(str(err)) from None
-        return rows, len(_unique(points, canonical)[1])
+        finally:
+            line.close()
+        return rows, runs
 
     def finish(self, doc: dict, title: str) -> int:
         from .sweep import report

@@ -17,7 +17,7 @@ import functools
 import multiprocessing
 import os
 import signal
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Hashable, Sequence
 
@@ -71,14 +71,17 @@ def _unique(points: Sequence[dict], canonical: Callable[[dict], Hashable] | None
 
 
 def run_points(fn: PointFn, points: Sequence[dict], *, canonical: Callable[[dict], Hashable] | None = None,
-               jobs: int | None = None, dask: str | None = None) -> list[dict]:
-    """One row per point, in point order (see the module docstring)."""
+               jobs: int | None = None, dask: str | None = None, progress: Callable[[], None] | None = None
+               ) -> list[dict]:
+    """One row per point, in point order (see the module docstring); ``progress()`` is called as each
+    distinct run finishes."""
     owner, unique = _unique(points, canonical)
     todo = [points[k] for k in unique]
+    tick = progress or (lambda: None)
     if dask:
-        done = _run_dask(fn, todo, dask)
+        done = _run_dask(fn, todo, dask, tick)
     else:
-        done = _run_local(fn, todo, jobs or os.cpu_count() or 1)
+        done = _run_local(fn, todo, jobs or os.cpu_count() or 1, tick)
     by_index = dict(zip(unique, done))
     rows = []
     for k, p in enumerate(points):
@@ -90,23 +93,27 @@ def run_points(fn: PointFn, points: Sequence[dict], *, canonical: Callable[[dict
     return rows
 
 
-def _run_local(fn: PointFn, points: list[dict], jobs: int) -> list[dict]:
-    if jobs <= 1 or len(points) <= 1:
-        return [guarded(fn, p) for p in points]
+def _run_local(fn: PointFn, points: list[dict], jobs: int, tick: Callable[[], None]) -> list[dict]:
     out: list[dict | None] = [None] * len(points)
+    if jobs <= 1 or len(points) <= 1:
+        for k, p in enumerate(points):
+            out[k] = guarded(fn, p)
+            tick()
+        return out  # type: ignore[return-value]
     broken: list[int] = []
     with ProcessPoolExecutor(min(jobs, len(points)), mp_context=_context(), initializer=_worker_init) as pool:
-        futures = [pool.submit(guarded, fn, p) for p in points]
+        futures = {pool.submit(guarded, fn, p): k for k, p in enumerate(points)}
         try:
-            for k, f in enumerate(futures):
+            for f in as_completed(futures):
                 try:
-                    out[k] = f.result()
+                    out[futures[f]] = f.result()
                 except BrokenProcessPool:
-                    broken.append(k)
+                    broken.append(futures[f])
+                tick()
         except BaseException:                     # interrupted: stop the workers, do not wait for the points
             _terminate(pool)
             raise
-    for k in broken:                 # a worker died: run each affected point alone to find which one
+    for k in sorted(broken):         # a worker died: run each affected point alone to find which one
         out[k] = _run_isolated(fn, points[k])
     return out  # type: ignore[return-value]
 
@@ -129,7 +136,7 @@ def _run_isolated(fn: PointFn, point: dict) -> dict:
             return crash_row(point, "crash: the worker process died (killed by a signal or os._exit)")
 
 
-def _run_dask(fn: PointFn, points: list[dict], address: str) -> list[dict]:
+def _run_dask(fn: PointFn, points: list[dict], address: str, tick: Callable[[], None]) -> list[dict]:
     try:
         from dask.distributed import Client
     except ImportError:
@@ -140,7 +147,11 @@ def _run_dask(fn: PointFn, points: list[dict], address: str) -> list[dict]:
         raise SweepError(f"--dask {address}: cannot connect to a Dask scheduler ({err})") from None
     try:
         futures = client.map(functools.partial(guarded, fn), points, pure=False)
-        return [_dask_result(f, p) for f, p in zip(futures, points)]
+        rows = []
+        for f, p in zip(futures, points):
+            rows.append(_dask_result(f, p))
+            tick()
+        return rows
     finally:
         client.close()
 
