@@ -65,18 +65,13 @@ class SweepRun:
 
     def run(self, fn: Callable[[dict], dict], points: list[dict], canonical=None) -> tuple[list[dict], int]:
         """Rows of the points (and how many distinct runs were made); a progress line on a terminal."""
-        from .progress import ProgressLine
-        from .sweep.engine import SweepError, _unique, run_points
-        runs = len(_unique(points, canonical)[1])
-        line = ProgressLine(runs, "runs")
-        line.note = f"sweep on {self.executor}"
+        from .sweep.engine import SweepError, distinct, run_with_progress
         try:
-            rows = run_points(fn, points, canonical=canonical, jobs=self.jobs, dask=self.dask, progress=line.advance)
+            rows = run_with_progress(fn, points, f"sweep on {self.executor}", canonical=canonical, jobs=self.jobs,
+                                     dask=self.dask)
         except SweepError as err:
             raise BadUsage(str(err)) from None
-        finally:
-            line.close()
-        return rows, runs
+        return rows, len(distinct(points, canonical)[1])
 
     def finish(self, doc: dict, title: str) -> int:
         from .sweep import report

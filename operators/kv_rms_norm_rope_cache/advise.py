@@ -8,7 +8,7 @@ kernel cycles, the UB it uses and the pipe that then bounds the critical path.
 from __future__ import annotations
 
 from toolkit.sweep.advisor import advise
-from toolkit.sweep.engine import run_points
+from toolkit.sweep.engine import run_with_progress
 
 from . import host
 from .sweep import LABELS, canonical, run_point, run_row
@@ -24,7 +24,7 @@ def kv_advice(params: host.KvParams, runs: dict[str, host.BackendRun], model, *,
         top = min(run.tiling.blockFactor, run.ub.max_ub_factor or 0)
         points += [{"series": backend, "params": {**base_params, "ub_factor": v}, "force": force,
                     "data_dir": data_dir} for v in range(1, top + 1) if v != run.tiling.ubFactor]
-    rows = run_points(run_point, points, canonical=canonical, jobs=jobs)
+    rows = run_with_progress(run_point, points, "advisor sweep", canonical=canonical, jobs=jobs)
     out = {}
     for backend, base in bases.items():
         result = advise(base, rows, LABELS)

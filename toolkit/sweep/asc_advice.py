@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .advisor import advise
 from .asc_target import make_points, program_row, run_point, series_labels
-from .engine import run_points
+from .engine import run_with_progress
 from .values import BadValues, parse_values
 
 DEFAULT = "(default)"
@@ -49,7 +49,7 @@ def compare_advice(sources: list[str], runs: list, axis: tuple[str, list], inclu
     fixed = [d for d in defines if d.partition("=")[0] != name]
     combos = [{name: v} for v in values if v != cur]
     points = make_points(sources, combos, fixed, include_dirs, timeout, args, vf_fusion)
-    rows = run_points(run_point, points, jobs=jobs)
+    rows = run_with_progress(run_point, points, "advisor sweep", jobs=jobs)
     out = {}
     for label, run in zip(series_labels(sources), runs):
         result = advise(program_row(label, {name: cur}, run), rows)

@@ -60,7 +60,7 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else methods[0])
 
 
-def _unique(points: Sequence[dict], canonical: Callable[[dict], Hashable] | None) -> tuple[list[int], list[int]]:
+def distinct(points: Sequence[dict], canonical: Callable[[dict], Hashable] | None) -> tuple[list[int], list[int]]:
     """(index of the point that runs for each point, indices of the points that run)."""
     first: dict[Hashable, int] = {}
     owner = []
@@ -75,7 +75,7 @@ def run_points(fn: PointFn, points: Sequence[dict], *, canonical: Callable[[dict
                ) -> list[dict]:
     """One row per point, in point order (see the module docstring); ``progress()`` is called as each
     distinct run finishes."""
-    owner, unique = _unique(points, canonical)
+    owner, unique = distinct(points, canonical)
     todo = [points[k] for k in unique]
     tick = progress or (lambda: None)
     if dask:
@@ -91,6 +91,17 @@ def run_points(fn: PointFn, points: Sequence[dict], *, canonical: Callable[[dict
             row["same_run_as"] = dict(points[owner[k]].get("params", {}))
         rows.append(row)
     return rows
+
+
+def run_with_progress(fn: PointFn, points: Sequence[dict], note: str, **kw: Any) -> list[dict]:
+    """:func:`run_points` with a progress line of the runs done on stderr (a terminal only)."""
+    from ..progress import ProgressLine
+    line = ProgressLine(len(distinct(points, kw.get("canonical"))[1]), "runs")
+    line.note = note
+    try:
+        return run_points(fn, points, progress=line.advance, **kw)
+    finally:
+        line.close()
 
 
 def _run_local(fn: PointFn, points: list[dict], jobs: int, tick: Callable[[], None]) -> list[dict]:
