@@ -73,6 +73,11 @@ def launch_mode(mode: str) -> Iterator[None]:
         _MODE.reset(token)
 
 
+def current_mode() -> str:
+    """The launch mode in force (``--serial`` on the commands sets "serial"; the .asc child is told it)."""
+    return _MODE.get()
+
+
 def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
            machine: Machine | None = None, name: str | None = None, vf_fusion: bool = False,
            mode: str | None = None) -> LaunchResult:

@@ -77,6 +77,30 @@ class CallRequest:
                     o.args[k].value = a.value
 
 
+@dataclass
+class LeaderRequest:
+    """A parked call whose code must run on the leader core's own stack (a native ``__simd_vf__`` body of
+    the ``.asc`` route): the scheduler resumes the lowest core of the group with a :class:`BatchCore`
+    (``Lead``); the leader runs the body over the group's core axis and parks again with ``LEAD_DONE``;
+    the other cores then resume with ``None`` (skip: the body ran for them)."""
+
+    key: tuple
+
+    def make_key(self) -> tuple:
+        return self.key
+
+
+@dataclass
+class Lead:
+    """What a :class:`LeaderRequest`'s leader resumes with: the batch it runs the body for."""
+
+    batch: BatchCore
+
+
+#: what the leader parks with once the body ran
+LEAD_DONE = object()
+
+
 def arg_key(a: Any) -> tuple:
     """The static identity of one argument (equal keys: the cores may run the call as one)."""
     if isinstance(a, UbPtr):
@@ -102,46 +126,79 @@ class Scheduler:
     """Runs the cores of one launch in lock-step (see the module docstring)."""
 
     def __init__(self, ctxs: list[CoreContext], data2d: np.ndarray, defined2d: np.ndarray,
-                 run_vf: Callable[[BatchCore, VfRequest], None]):
+                 run_vf: Callable[[BatchCore, VfRequest], None], on_switch: Callable[[int], None] | None = None):
         import greenlet
         self._greenlet = greenlet
         self.ctxs = ctxs
         self.data2d, self.defined2d = data2d, defined2d
         self.run_vf = run_vf
+        self.on_switch = on_switch      # told the core about to run (the .asc route switches its native state)
         self.main = None
         self.parked: dict[int, VfRequest] = {}
+        self.glets: dict[int, Any] = {}
+        self.stats = {"calls_parked": 0, "groups_run": 0}   # how much the lock-step run shared
 
     # -- inside a core's greenlet --------------------------------------------------------------------
-    def park(self, req) -> None:
+    def park(self, req) -> Any:
         """Called by a core at a batchable call: wait until its group ran; a fatal rule broken there
-        stops this core as it would have stopped it alone."""
+        stops this core as it would have stopped it alone. Returns what the core resumes with (None, or a
+        :class:`Lead` for the leader of a :class:`LeaderRequest` group)."""
         req.key = req.make_key()
         outcome = self.main.switch(req)
         if isinstance(outcome, KernelAbort):
             raise outcome
+        return outcome
+
+    def lead_done(self) -> None:
+        """The leader of a :class:`LeaderRequest` group ran the body: hand control back (see _lead)."""
+        self.main.switch(LEAD_DONE)
 
     # -- the scheduler -------------------------------------------------------------------------------
     def run(self, body: Callable[[CoreContext], None]) -> None:
         self.main = self._greenlet.getcurrent()
-        glets = {}
         for ctx in self.ctxs:
             ctx.scheduler = self
             g = self._greenlet.greenlet(lambda ctx=ctx: (body(ctx), _DONE)[1])
-            glets[ctx.core_id] = g
-            self._step(ctx.core_id, g.switch())
+            self.glets[ctx.core_id] = g
+            self._step(ctx.core_id, self._switch(ctx.core_id))
         while self.parked:
             groups: dict[tuple, list[int]] = {}
             for core, req in self.parked.items():
                 groups.setdefault(req.key, []).append(core)
             for cores in sorted(groups.values(), key=lambda cs: cs[0]):
-                outcomes = self._execute(sorted(cores))
-                for core in sorted(cores):
+                cores = sorted(cores)
+                self.stats["calls_parked"] += len(cores)
+                self.stats["groups_run"] += 1
+                if isinstance(self.parked[cores[0]], LeaderRequest):
+                    outcomes, ended = self._lead(cores)
+                else:
+                    outcomes, ended = self._execute(cores), set()
+                for core in cores:
                     self.parked.pop(core)
-                    self._step(core, glets[core].switch(outcomes.get(core)))
+                    if core not in ended:
+                        self._step(core, self._switch(core, outcomes.get(core)))
+
+    def _switch(self, core: int, *value: Any) -> Any:
+        """Resume ``core`` (start it, with no value) until it parks or ends."""
+        if self.on_switch is not None:
+            self.on_switch(core)
+        return self.glets[core].switch(*value)
 
     def _step(self, core: int, got: Any) -> None:
         if got is not _DONE:
             self.parked[core] = got
+
+    def _lead(self, cores: list[int]) -> tuple[dict[int, KernelAbort], set[int]]:
+        """Run a :class:`LeaderRequest` group: the lowest core runs the body for all (see the class)."""
+        leader = cores[0]
+        bctx = BatchCore([self.ctxs[c] for c in cores], self.data2d, self.defined2d)
+        got = self._switch(leader, Lead(bctx))
+        if got is LEAD_DONE:
+            return {}, set()
+        # the leader ended inside the body: a fatal rule stopped it, and every core of the group with it
+        stop = getattr(self.ctxs[leader], "abort_diag", None)
+        self._step(leader, got)
+        return ({c: KernelAbort(stop) for c in cores[1:]} if stop is not None else {}), {leader}
 
     def _execute(self, cores: list[int]) -> dict[int, KernelAbort]:
         members = [self.ctxs[c] for c in cores]

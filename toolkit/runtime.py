@@ -38,6 +38,7 @@ class CoreContext:
         self.pipes: list["TPipe"] = []
         self.shared = shared if shared is not None else {}   # per launch: interned VF instruction streams
         self.scheduler = None     # the lock-step scheduler (toolkit.lockstep) when the launch runs so
+        self.abort_diag = None    # the fatal diagnostic that stopped the core, for a native caller (.asc route)
 
     def intern_stream(self, instrs) -> tuple:
         """One tuple object per distinct VF instruction stream of a launch: cores and tiles running the

@@ -34,7 +34,7 @@ ABORT = object()
 (T_INT, T_UINT, T_FLT, T_REG, T_MASK, T_OBJ, T_UBPTR, T_GMPTR, T_LOCAL, T_GLOBAL, T_REF, T_AREG, T_STRUCT,
  T_UBREF, T_BOOL, T_NONE) = range(1, 17)
 T_TTYPE, T_TENUM, T_TTRAIT, T_U64ARR, T_EARG = 20, 21, 22, 23, 24
-UB_ADDR_MASK = 0x3FFFF
+UB_ADDR_MASK = 0xFFFFFFFF         # the low 32 bits of a __ubuf__ pointer (bridge.h kUbAddrMask)
 _U64 = 1 << 64
 
 DTYPES: dict[int, np.dtype] = {1: np.dtype(np.int8), 2: np.dtype(np.uint8), 3: np.dtype(np.int16),
@@ -226,7 +226,7 @@ def _unsupported(api: Api, exc: Exception) -> Any:
     msg = f"{api.name.lstrip('.')}: {exc}"
     code = "VF_RULE" if "__simd_vf__" in str(exc) or "VF" in str(exc) and "inside" in str(exc) else "UNSUPPORTED_API"
     if ctx is None:
-        PROGRAM.host_error(msg, traceback.format_exc())
+        PROGRAM.host_error(msg, traceback.format_exc(), SOURCE_LOCATION.get())
         return None
     try:
         ctx.report(code, msg, detail=traceback.format_exc(limit=-3))

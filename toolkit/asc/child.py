@@ -22,16 +22,17 @@ def main(argv: list[str]) -> int:
         signal.signal(sig, signal.SIG_DFL)
     from ..machine import load_machine
     from . import bridge
-    from .program import ProgramState
+    from .program import NativeRuntime, ProgramState
 
     bridge.PROGRAM = ProgramState(load_machine(spec.get("machine", "ascend950")), spec["results"],
                                   spec.get("kernel_params", {}), bool(spec.get("trace")),
                                   bool(spec.get("keep_events")), bool(spec.get("vf_fusion")),
-                                  bool(spec.get("timeline")))
+                                  bool(spec.get("timeline")), spec.get("mode", "lockstep"))
     os.environ["ASC_EXE_PID"] = str(os.getpid())
     import numpy as np
     np.seterr(all="ignore")             # as inside a Python VF: masked-off lanes may divide by zero
     lib = ctypes.PyDLL(spec["library"], mode=os.RTLD_NOW | os.RTLD_LOCAL)
+    bridge.PROGRAM.native = NativeRuntime(lib)
     program_argv = [spec["exe"], *args]
     argc = len(program_argv)
     c_argv = (ctypes.c_char_p * (argc + 1))(*[a.encode() for a in program_argv], None)

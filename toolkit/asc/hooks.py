@@ -84,20 +84,36 @@ class _Vf:
     where: tuple
     meta: dict = field(default_factory=dict)
     scalar_args: int = 0     #: parameters read by GetValue in the call's argument list
+    lead: Any = None         #: (scheduler, context token) when this core runs the body for a batch
 
 
 def vf_call_site(file_id: int, line: int, nargs: int, scalar_args: int = 0) -> None:
     _prog().vf_call_site = ((_s(file_id), line), nargs, scalar_args)
 
 
-def vf_begin_hook(name_id: int, nparams: int, no_fusion: int, file_id: int, line: int) -> int:
+def vf_begin_hook(name_id: int, nparams: int, no_fusion: int, file_id: int, line: int, keyable: int = 0,
+                  key_addr: int = 0, key_len: int = 0) -> int:
+    """A ``__simd_vf__`` body starts (``VfGate``). Returns a handle, or 0 when the body must be skipped:
+    in lock-step the core parks with the VF's static identity (name, call site, the bytes of its
+    parameters with ``__ubuf__`` pointers as UB addresses); the group's lowest core runs the body once
+    over the group's core axis and the others skip it."""
     prog = _prog()
     ctx = current()
     site, prog.vf_call_site = prog.vf_call_site, None
     launch, where = ("asc_vf_call", site[0]) if site else ("direct", (_s(file_id), line))
+    scalar_args = site[2] if site else 0
+    meta = {"no_fusion": True} if no_fusion else {}
+    lead = None
+    if ctx.scheduler is not None and ctx.vf is None:
+        from ..lockstep import Lead, LeaderRequest
+        static = ctypes.string_at(key_addr, key_len) if keyable else ("core", ctx.core_id)
+        got = ctx.scheduler.park(LeaderRequest((name_id, launch, where, nparams, no_fusion, scalar_args, static)))
+        if not isinstance(got, Lead):
+            return 0                                  # the group's leader ran the body for this core
+        lead = (ctx.scheduler, runtime.enter(got.batch))
+        ctx = got.batch
     rec = vf_begin(ctx, _s(name_id))
-    return prog.new_handle(_Vf(rec, launch, nparams, where, {"no_fusion": True} if no_fusion else {},
-                               site[2] if site else 0))
+    return prog.new_handle(_Vf(rec, launch, nparams, where, meta, scalar_args, lead))
 
 
 def vf_end_hook(handle: int, unwinding: int) -> None:
@@ -105,10 +121,17 @@ def vf_end_hook(handle: int, unwinding: int) -> None:
     ctx = current_or_none()
     if st is None or ctx is None or ctx.vf is not st.rec:
         return
-    if unwinding:
-        ctx.vf = None
-        return
-    vf_end(ctx, st.rec, st.launch, st.nparams, st.where, st.scalar_args, st.meta)
+    try:
+        if unwinding:
+            ctx.vf = None
+        else:
+            vf_end(ctx, st.rec, st.launch, st.nparams, st.where, st.scalar_args, st.meta)
+    finally:
+        if st.lead is not None:
+            scheduler, token = st.lead
+            runtime.leave(token)
+            if not unwinding:                         # never park while a native exception unwinds
+                scheduler.lead_done()
 
 
 @dataclass
@@ -166,12 +189,8 @@ def launch_arg(handle: int, index: int, addr: int, dtype: int) -> None:
         state.args[index] = (buf, found[1], bridge.DTYPES.get(dtype, bridge.DTYPES[2]))
 
 
-def core_begin(handle: int, core: int) -> tuple[int, int]:
-    return _prog().objects[handle].core_begin(core)
-
-
-def core_end(handle: int, core: int, aborted: int) -> None:
-    _prog().objects[handle].core_end(core, bool(aborted))
+def launch_run(handle: int, body: int) -> None:
+    _prog().objects[handle].run(body)
 
 
 def launch_end(handle: int) -> None:
@@ -249,7 +268,7 @@ def init_buffer(pipe: TPipe, buf: Any, *rest: Any) -> bool:
 
 RT = {"new": new, "free": free, "copy": copy, "vf_call_site": vf_call_site, "vf_begin": vf_begin_hook,
       "vf_end": vf_end_hook, "loop_begin": loop_begin, "loop_iter": loop_iter, "loop_end": loop_end,
-      "launch_begin": launch_begin, "launch_arg": launch_arg, "core_begin": core_begin, "core_end": core_end, "launch_end": launch_end,
+      "launch_begin": launch_begin, "launch_arg": launch_arg, "launch_run": launch_run, "launch_end": launch_end,
       "gm_alloc": gm_alloc, "gm_free": gm_free, "memcpy": memcpy, "memset": memset, "platform": platform}
 SYS = {"GetBlockIdx": runtime.GetBlockIdx, "GetBlockNum": runtime.GetBlockNum}
 PIPE = {"InitBuffer": init_buffer}

@@ -1,21 +1,37 @@
 """State of one ``.asc`` program run inside the child process: interned strings, the C++-visible object
-handles, device memory, the UB mapping and the launch in progress (its cores run one after another, each
-a :class:`~toolkit.runtime.CoreContext` exactly as ``host.launch`` makes them for the Python kernels).
+handles, device memory, the UB mapping and the launch in progress (its cores run in lock-step or one after
+another, each a :class:`~toolkit.runtime.CoreContext` exactly as ``host.launch`` makes them for the Python
+kernels).
 """
 from __future__ import annotations
 
+import ctypes
 import pickle
 from collections import Counter
 from typing import Any
+
+import numpy as np
 
 from ..diagnostics import Diagnostic, Diagnostics, KernelAbort
 from ..launch import CoreRun, LaunchResult
 from ..machine import Machine
 from ..memory import GmBuffer
 from ..regbase.fusion import fuse_vfs
-from ..runtime import CoreContext, current_or_none, enter, leave
+from ..runtime import CoreContext, current_or_none, running
 from ..tensor import GlobalTensor, GmPtr
 from .memmap import GmArena, UbRegion
+
+
+class NativeRuntime:
+    """The entry points of the program's runtime (runtime.cpp) the launch driver calls."""
+
+    def __init__(self, lib: ctypes.CDLL):
+        self.run_core = getattr(lib, "__asc_run_core")
+        self.run_core.argtypes, self.run_core.restype = [ctypes.c_void_p, ctypes.c_uint], ctypes.c_int
+        self.set_core = getattr(lib, "__asc_set_core")
+        self.set_core.argtypes, self.set_core.restype = [ctypes.c_longlong, ctypes.c_void_p], None
+        self.set_ub_span = getattr(lib, "__asc_set_ub_span")
+        self.set_ub_span.argtypes, self.set_ub_span.restype = [ctypes.c_uint64, ctypes.c_uint64], None
 
 
 class LaunchState:
@@ -25,41 +41,65 @@ class LaunchState:
         self.prog, self.name, self.where, self.block_dim = prog, name, where, block_dim
         self.diag = Diagnostics()
         self.cores: list[CoreRun] = []
-        self.ctx: CoreContext | None = None
-        self.token = None
-        self.abort: Diagnostic | None = None
         self.args: list[Any] = []
         self.gm_dtypes: dict[str, Counter] = {}
         self.ub_high = 0
         self.shared: dict = {}
+        self.execution: dict[str, Any] = {"mode": "serial"}
         for buf in prog.arena.buffers():
             buf.writer[:] = -1
 
-    def core_begin(self, core: int) -> tuple[int, int]:
-        ub = self.prog.ub
-        self.ctx = CoreContext(self.prog.machine, core, self.block_dim, self.diag, ub_buffer=ub.slot(0),
-                               shared=self.shared)
-        self.token = enter(self.ctx)
-        self.abort = None
-        return 1, ub.address(0)
+    def run(self, body: int) -> None:
+        """Run the launch's cores: ``body`` is the native ``std::function<int(unsigned)>`` that runs the
+        kernel on one core (returns 1 when a fatal diagnostic stopped it). In lock-step the cores run in
+        greenlets (toolkit.lockstep): a core's native stack is parked with it, and before a core resumes
+        the native side is told which core it is (its UB base, for raw ``__ubuf__`` pointers)."""
+        prog, n = self.prog, self.block_dim
+        prog.ub.ensure(n)
+        lib = prog.native
+        lib.set_ub_span(*prog.ub.span)
+        defined = np.zeros((n, prog.machine.ub_bytes), dtype=bool)
+        ctxs = [CoreContext(prog.machine, c, n, self.diag, ub_buffer=prog.ub.slot(c), ub_defined=defined[c],
+                            shared=self.shared) for c in range(n)]
 
-    def core_end(self, core: int, aborted: bool) -> None:
-        ctx = self.ctx
+        def switch(core: int) -> None:
+            lib.set_core(core, prog.ub.address(core))
+
+        def one_core(ctx: CoreContext) -> None:
+            # a greenlet starts with a fresh context: numpy's error state is set again (as in a Python VF)
+            with running(ctx), np.errstate(all="ignore"):
+                self._finish_core(ctx, bool(lib.run_core(body, ctx.core_id)))
+
+        try:
+            if prog.mode == "lockstep" and n > 1:
+                from ..lockstep import Scheduler
+                from ..regbase.vf import run_vf_request
+                sched = Scheduler(ctxs, prog.ub.rows(n), defined, run_vf_request, on_switch=switch)
+                sched.run(one_core)
+                self.execution = {"mode": "lockstep", **sched.stats}
+            else:
+                for ctx in ctxs:
+                    switch(ctx.core_id)
+                    one_core(ctx)
+        finally:
+            lib.set_core(-1, 0)
+        self.cores.sort(key=lambda r: r.core)
+
+    def _finish_core(self, ctx: CoreContext, aborted: bool) -> None:
+        abort = ctx.abort_diag
         if not aborted:
             try:
                 ctx.finish()
             except KernelAbort as stop:
-                self.abort = stop.diag
+                abort = stop.diag
         ctx.vf = None
         self.ub_high = max(self.ub_high, ctx.ub.high)
-        leave(self.token)
         events = fuse_vfs(ctx.events) if self.prog.vf_fusion else ctx.events
-        self.cores.append(CoreRun(core, events, self.abort if aborted or self.abort else None))
-        self.ctx = None
+        self.cores.append(CoreRun(ctx.core_id, events, abort if aborted or abort else None))
 
     def result(self) -> LaunchResult:
         return LaunchResult(self.name, self.block_dim, self.cores, self.diag, self.prog.machine,
-                            {"where": self.where, "ub_high": self.ub_high})
+                            {"where": self.where, "ub_high": self.ub_high, "execution": self.execution})
 
 
 class ProgramState:
@@ -67,7 +107,7 @@ class ProgramState:
 
     def __init__(self, machine: Machine, results_path: str, kernel_params: dict[str, list[str]],
                  want_trace: bool = False, keep_events: bool = False, vf_fusion: bool = False,
-                 want_timeline: bool = False):
+                 want_timeline: bool = False, mode: str = "lockstep"):
         from ..timing.model import TimingModel
         self.machine = machine
         self.timing_model = TimingModel(machine)
@@ -75,6 +115,8 @@ class ProgramState:
         self.keep_events = keep_events
         self.vf_fusion = vf_fusion
         self.want_timeline = want_timeline
+        self.mode = mode                    #: how launches run their cores (toolkit.launch.MODES)
+        self.native: NativeRuntime | None = None   #: the program's runtime entry points (set by the child)
         self.strings: list[str] = []
         self._string_ids: dict[str, int] = {}
         self.objects: dict[int, Any] = {}
@@ -82,7 +124,7 @@ class ProgramState:
         self.declared: set[int] = set()
         self._next = 0
         self.arena = GmArena()
-        self.ub = UbRegion(1, machine.ub_bytes)
+        self.ub = UbRegion(machine.ub_bytes)
         self.launch: LaunchState | None = None
         self.vf_call_site: tuple | None = None
         self.kernel_params = kernel_params
@@ -138,11 +180,15 @@ class ProgramState:
 
     # -- aborts and host-side errors ---------------------------------------------------------------
     def aborted(self, diag: Diagnostic) -> None:
-        if self.launch is not None:
-            self.launch.abort = diag
+        """A fatal diagnostic stopped the current core (every core of a batch running one VF body)."""
+        ctx = current_or_none()
+        for core in getattr(ctx, "members", [ctx]) if ctx is not None else []:
+            core.abort_diag = diag
 
-    def host_error(self, message: str, detail: str) -> None:
-        self.write({"kind": "host_error", "message": message, "detail": detail})
+    def host_error(self, message: str, detail: str, where: tuple[str, int] | None = None) -> None:
+        """An API call of the host code (outside any kernel) the emulator could not do: a failed gate."""
+        loc = f"{where[0]}:{where[1]}" if where else "?"
+        self.write({"kind": "host_error", "message": f"{loc}: {message}", "detail": detail})
 
     def write(self, record: dict) -> None:
         self._results.write(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))

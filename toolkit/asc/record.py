@@ -21,6 +21,7 @@ def launch_record(state, prog) -> dict[str, Any]:
               **launch_summary(result, prog.timing_model, timing)}
     names = prog.kernel_params.get(kernel_base_name(state.name), [])
     record["outputs"] = _outputs(state, names)
+    record["execution"] = result.meta["execution"]   # lock-step or serial; calls shared by the cores
     if prog.keep_events:                           # for tests and tools: the raw event streams per core
         record["events"] = [core.events for core in result.cores]
     if prog.want_timeline:                         # for the HTML report: the slowest core's pipes

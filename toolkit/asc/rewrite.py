@@ -6,8 +6,10 @@ at the top keeps the original file name in compiler messages, ``__FILE__`` and `
 1. ``kernel<<<blockDim, l2ctrl, stream>>>(args)`` (plain or templated kernel) becomes
    ``::__asc::launch_kernel("kernel", __FILE__, __LINE__, [&](auto&... a) { kernel(a...); }, blockDim,
    l2ctrl, stream)(args)``: the launcher runs the kernel once per emulated core.
-2. The body of every ``__simd_vf__`` function opens with a ``::__asc::VfScope`` (one VF instance: its
-   parameter count and whether ``__no_simd_vf_fusion__`` is given).
+2. The body of every ``__simd_vf__`` function is wrapped in ``if (::__asc::VfGate g{name, N, no_fusion,
+   __FILE__, __LINE__, params...}; g) { body }`` (one VF instance: its parameter count, whether
+   ``__no_simd_vf_fusion__`` is given, and the parameters, whose values are the instance's static identity
+   in lock-step: the gate is closed on a core whose group's leader ran the body for it).
 3. Loops inside ``__simd_vf__`` and ``__simd_callee__`` bodies get a ``::__asc::VfLoop`` guard: a ``for``
    loop the compiler can turn into a hardware loop records its entry and each iteration start (the
    condition is wrapped: ``g.next(cond)``); a loop that cannot be one (``while``/``do``, or a body with
@@ -126,9 +128,12 @@ def _vf_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> None:
             no_fusion = any(x.text == "__no_simd_vf_fusion__" for x in toks[max(0, k - 8):lp])
             nparams = _count_params(toks, lp, rp)
             out.vfs.append(VfFunction(name, t.text, t.line, nparams, no_fusion))
+            names = _param_names(toks, lp, rp)
+            keys = "".join(f", {n}" for n in names) if names is not None else ", ::__asc::Unkeyable{}"
             edits.append((toks[body].end, toks[body].end,
-                          f" ::__asc::VfScope __asc_vf(\"{name}\", {nparams}, {int(no_fusion)}, __FILE__, "
-                          f"__LINE__);"))
+                          f" if (::__asc::VfGate __asc_vf{{\"{name}\", {nparams}, {int(no_fusion)}, __FILE__, "
+                          f"__LINE__{keys}}}; __asc_vf) {{"))
+            edits.append((toks[end].start, toks[end].start, "} "))
         else:
             out.vfs.append(VfFunction(name, t.text, t.line, _count_params(toks, lp, rp), False))
         _loop_edits(src, toks, body + 1, end, edits, out)
@@ -179,6 +184,48 @@ def _skip_angles(toks: list[Token], i: int) -> int:
             return i
         i += 1
     return i
+
+
+_QUALIFIERS = {"const", "volatile", "struct", "class", "typename", "enum", "__restrict__", "__restrict",
+               "restrict", "__ubuf__", "__gm__", "register"}
+_TYPE_WORDS = {"unsigned", "signed", "long", "short", "int", "char", "float", "double", "bool", "void", "auto"}
+
+
+def _param_names(toks: list[Token], lp: int, rp: int) -> list[str] | None:
+    """The names of a function's parameters (a pack as ``name...``; unnamed ones, which the body cannot
+    read, left out), or None when a parameter's shape is not plain (a function pointer, ...): the VF is
+    then unkeyable (its instances never share a run), which is always correct."""
+    names: list[str] = []
+    for param in _split_params(toks[lp + 1:rp]):
+        cut = next((i for i, t in enumerate(param) if t.text in ("=", "[")), len(param))
+        decl = [t for t in param[:cut] if t.text not in ("__restrict__", "__restrict", "restrict")]
+        if any(t.text in ("(", ")") for t in decl):
+            return None
+        last = decl[-1] if decl else None
+        if last is None or last.kind != IDENT or last.text in _TYPE_WORDS or last.text in _QUALIFIERS:
+            continue                                     # "void", "T*", "int": no name
+        before = [t.text for t in decl[:-1]]
+        if not [b for b in before if b not in _QUALIFIERS] or before[-1] == "::":
+            continue                                     # "T", "const T", "ns::T": the last word is the type
+        names.append(last.text + ("..." if "..." in before else ""))
+    return names
+
+
+def _split_params(inner: list[Token]) -> list[list[Token]]:
+    out: list[list[Token]] = [[]]
+    depth = 0
+    for t in inner:
+        if t.text in ("(", "[", "{", "<"):
+            depth += 1
+        elif t.text in (")", "]", "}", ">"):
+            depth -= 1
+        elif t.text == ">>":
+            depth -= 2
+        if t.text == "," and depth == 0:
+            out.append([])
+        else:
+            out[-1].append(t)
+    return [p for p in out if p]
 
 
 def _count_params(toks: list[Token], lp: int, rp: int) -> int:

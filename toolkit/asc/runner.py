@@ -20,6 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..launch import current_mode
 from .build import Built
 
 SIGNAL_NAMES = {signal.SIGSEGV: "segmentation fault (SIGSEGV)", signal.SIGBUS: "bus error (SIGBUS)",
@@ -83,7 +84,7 @@ def _run_in(run_dir: Path, built: Built, args: list[str], timeout, trace: bool, 
     results = run_dir / "results.pkl"
     spec = {"library": str(built.library), "exe": str(exe), "results": str(results),
             "kernel_params": built.kernel_params, "trace": trace, "keep_events": keep_events,
-            "vf_fusion": vf_fusion, "timeline": timeline}
+            "vf_fusion": vf_fusion, "timeline": timeline, "mode": current_mode()}
     (run_dir / "spec.json").write_text(json.dumps(spec))
     status_r, status_w = os.pipe()
     cmd = [sys.executable, "-m", "toolkit.asc.child", str(run_dir / "spec.json"), "--", *args]

@@ -31,11 +31,14 @@ def launch_json(lr: dict) -> dict:
 def run_json(run) -> dict[str, Any]:
     return {"source": run.source, "exit_status": run.exit_status, "passed": run_passed(run),
             "stdout": run.stdout, "stderr": run.stderr, "failure": run.failure,
+            "host_errors": [e["message"] for e in run.host_errors],
             "launches": [launch_json(lr) for lr in run.launches]}
 
 
 def run_passed(run) -> bool:
-    return run.failure is None and run.exit_status == 0 and run.launches_passed
+    """The program's own status is 0, every launch passed, and the host side hit nothing the emulator
+    could not do (a host-side API error is a failed gate, never silent)."""
+    return run.failure is None and run.exit_status == 0 and run.launches_passed and not run.host_errors
 
 
 def _counters_line(c: dict) -> str:
@@ -75,6 +78,7 @@ def _diag_line(d: dict) -> str:
 
 def run_text(run) -> str:
     parts = [launch_text(k, lr) for k, lr in enumerate(run.launches)]
+    parts += [f"error UNSUPPORTED_API on the host at {e['message']}" for e in run.host_errors]
     if run.failure:
         parts.append(f"program: {run.failure}")
     status = run.exit_status

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
@@ -168,12 +169,16 @@ void object_free(i64 h) {
 i64 object_copy(i64 h) { return rt("rt.copy", {h}).i(); }
 
 // -- VFs and loops --------------------------------------------------------------------------------
-VfScope::VfScope(const char* name, int nparams, int no_fusion, const char* file, int line)
-    : exceptions_(std::uncaught_exceptions()) {
+unsigned long long ub_lo = 0, ub_hi = 0;
+
+void VfGate::open(const char* name, int nparams, int no_fusion, const char* file, int line, bool keyable,
+                  const std::string& key) {
     SL loc = SL::current();
-    h_ = rt("rt.vf_begin", {file_id(name), nparams, no_fusion, file_id(file), line}, loc).i();
+    h_ = rt("rt.vf_begin", {file_id(name), nparams, no_fusion, file_id(file), line, keyable ? 1 : 0,
+                            (i64)(uintptr_t)key.data(), (i64)key.size()}, loc).i();
 }
-VfScope::~VfScope() {
+VfGate::~VfGate() {
+    if (!h_) return;
     bool unwinding = std::uncaught_exceptions() > exceptions_;
     try { rt("rt.vf_end", {h_, unwinding ? 1 : 0}); } catch (const Abort&) {
         if (!unwinding) std::fprintf(stderr, "migrate-check runtime: VF ended with an abort\n");
@@ -195,13 +200,7 @@ i64 launch_begin(const char* name, const char* file, int line, unsigned block_di
     g_cur_kernel = name;
     return rt("rt.launch_begin", {file_id(name), file_id(file), line, (i64)block_dim}).i();
 }
-bool core_begin(i64 launch, unsigned core) {
-    g_cur_core = core;
-    Ret r = rt("rt.core_begin", {launch, (i64)core});
-    ub_base = (unsigned char*)(uintptr_t)r.i(1);
-    return r.i(0) != 0;
-}
-void core_end(i64 launch, unsigned core, bool aborted) { rt("rt.core_end", {launch, (i64)core, aborted ? 1 : 0}); }
+void launch_run(i64 launch, void* body) { rt("rt.launch_run", {launch, (i64)(uintptr_t)body}); }
 void launch_arg_ptr(i64 launch, int index, i64 addr, int dtype) {
     rt("rt.launch_arg", {launch, index, addr, dtype});
 }
@@ -350,3 +349,11 @@ struct Install {
 }  // namespace
 
 extern "C" void __asc_flush_stdio() { std::fflush(nullptr); }
+
+// The launch driver (toolkit/asc/program.py LaunchState.run) runs each core through these.
+extern "C" int __asc_run_core(void* body, unsigned core) { return (*(std::function<int(unsigned)>*)body)(core); }
+extern "C" void __asc_set_core(long long core, unsigned char* ub) {   // the core about to run (-1: none)
+    __asc::g_cur_core = core;
+    __asc::ub_base = ub;
+}
+extern "C" void __asc_set_ub_span(unsigned long long lo, unsigned long long hi) { __asc::ub_lo = lo; __asc::ub_hi = hi; }

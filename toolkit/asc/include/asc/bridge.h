@@ -83,7 +83,9 @@ extern unsigned char* ub_base;
 // Scalar reads (GetValue) so far: an asc_vf_call counts those made while its arguments are evaluated
 // (a VF parameter read by the scalar unit just before the call, as the Python kernels mark it).
 extern long long scalar_reads;
-constexpr unsigned long long kUbAddrMask = 0x3FFFF;      // UB byte addresses live in [0, 256 KiB)
+// A UB byte address is the low 32 bits of a __ubuf__ pointer; one beyond the UB (or below it) is kept as
+// is, so the emulator's bounds check reports it (UB_OUT_OF_BOUNDS) instead of wrapping it into the UB.
+constexpr unsigned long long kUbAddrMask = 0xFFFFFFFFull;
 inline i64 ub_addr(const volatile void* p) { return (i64)((unsigned long long)(uintptr_t)p & 0xFFFFFFFFull); }
 template <class T> inline T* ub_ptr(unsigned long long addr) { return (T*)(ub_base + (addr & kUbAddrMask)); }
 
