@@ -62,13 +62,20 @@ def kernel_caller():
     return f
 
 
+#: one (file, line) tuple per kernel source line: the events of every call made there share it
+_LOCATIONS: dict[tuple[str, int], tuple[str, int]] = {}
+
+
 def kernel_frame() -> tuple[str, int]:
-    """(file, line) of the kernel source line that called the API."""
+    """(file, line) of the kernel source line that called the API (interned: events store it compactly)."""
     loc = SOURCE_LOCATION.get()
     if loc is not None:
         return loc
     f = kernel_caller()
-    return (f.f_code.co_filename, f.f_lineno) if f is not None else ("?", 0)
+    if f is None:
+        return ("?", 0)
+    where = (f.f_code.co_filename, f.f_lineno)
+    return _LOCATIONS.setdefault(where, where)
 
 
 @dataclass
