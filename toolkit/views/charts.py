@@ -31,7 +31,7 @@ def to_svg(fig) -> str:
     """The figure as an ``<svg>`` element (no XML prolog) with ids unique to this figure."""
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": f"fig{next(_counter)}"}):
-        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg"):]
