@@ -172,8 +172,8 @@ def simulate_launch(core_fn: CoreFn, streams: list[tuple[int, list]], machine: M
     member (equal timings put equal load on GM, so they also get equal concurrency: exact, as the
     load profiles sum whole bytes and core counts), and each other member gets the group's timing
     with its own core id and VF events (:func:`toolkit.timing.core.rebind`)."""
-    if not float(machine.params["memory"]["dma_outstanding_bytes"]).is_integer():
-        key = None                   # fractional byte levels: sum core by core, in core order
+    if len(streams) < 2 or not float(machine.params["memory"]["dma_outstanding_bytes"]).is_integer():
+        key = None                   # one core: nothing to share; fractional byte levels: sum core by core
     member, reps = _groups(streams, key)
     heads = [streams[k] for k in reps]
     counts = [member.count(g) for g in range(len(reps))]
