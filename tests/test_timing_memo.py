@@ -1,6 +1,6 @@
 """Per-core timing memoised by event signature (toolkit.timing.core.core_signature): the signature holds
-everything the core model reads, and a launch that simulates each signature once gives every core
-exactly the figures of a core-by-core simulation."""
+everything the core model reads, and a launch that simulates each signature once (and only the last
+pass in detail) gives every core exactly the figures of a core-by-core simulation in detail."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,7 +11,7 @@ from operators.kv_rms_norm_rope_cache import host
 from toolkit.events import Dma, Instr, PipeBarrier, QueueOp, ScalarOp, Sync, VfCall
 from toolkit.machine import load_machine
 from toolkit.timing.core import core_signature
-from toolkit.timing.kernel import simulate_launch
+from toolkit.timing.kernel import _moved, concurrency, simulate_launch
 from toolkit.timing.model import TimingModel
 
 M = load_machine()
@@ -86,6 +86,34 @@ def test_a_gm_scalar_read_enters_as_a_cache_hit_or_miss_not_by_address():
     assert core_signature(reads(0, 8), {}, LINE) != core_signature(reads(0, LINE), {}, LINE)    # miss, miss
 
 
+def core_by_core(model: TimingModel, streams: list) -> list:
+    """The launch fixed point as first written: every core simulated in detail on every pass."""
+    def table(load):
+        return lambda pipe, k: load[pipe][k] if k < len(load[pipe]) else (1.0, 0.0)
+    timings = [model.core(core, events) for core, events in streams]
+    loads = concurrency(timings, M)
+    for _ in range(int(M.params["memory"]["load_iterations"])):
+        timings = [model.core(core, events, table(load)) for (core, events), load in zip(streams, loads)]
+        new = concurrency(timings, M)
+        if not _moved(loads, new):
+            break
+        loads = new
+    return timings
+
+
+def test_a_launch_that_converges_early_equals_the_reference():
+    model = TimingModel(M)
+    streams = [(k, [Dma("GM2UB", "DataCopy", 0, "x", 0, 256 * (1 + k % 2), 1, 256)]) for k in range(6)]
+    calls = []
+
+    def counting(core, events, table=None, detail=True):
+        calls.append(detail)
+        return model.core(core, events, table, detail)
+    got = simulate_launch(counting, streams, M, key=lambda events: core_signature(events, {}, LINE))
+    assert [figures(c) for c in got] == [figures(c) for c in core_by_core(model, streams)]
+    assert calls.count(True) == 2 and len(calls) < 2 * (1 + M.params["memory"]["load_iterations"])
+
+
 @pytest.fixture(scope="module")
 def kv_runs():
     """A small KV case whose cores fall into two signatures: 16 rows (whole index cache lines) on five
@@ -100,7 +128,7 @@ def test_grouped_launch_equals_the_core_by_core_simulation(kv_runs, backend):
     launch = kv_runs[backend].launch
     model = TimingModel(M)
     grouped = model.launch(launch).cores
-    alone = simulate_launch(model.core, [(c.core, c.events) for c in launch.cores], M)
+    alone = core_by_core(model, [(c.core, c.events) for c in launch.cores])
     streams: dict = {}
     assert len({core_signature(c.events, streams, LINE) for c in launch.cores}) == 2
     assert [figures(c) for c in grouped] == [figures(c) for c in alone]

@@ -42,7 +42,7 @@ ZERO = (0, -1)
 Concurrency = Callable[[str, int], tuple[float, float]]
 
 
-@dataclass
+@dataclass(slots=True)
 class Slice:
     pipe: str
     name: str
@@ -93,8 +93,10 @@ class _CoreSim:
     """One core's pipes. Every time is a pair (cycle, index of the slice that set it), so each slice
     records which earlier slice bound its start (``cause``): the critical path follows those links."""
 
-    def __init__(self, core: int, machine: Machine, vf_timing, concurrency: Concurrency | None):
+    def __init__(self, core: int, machine: Machine, vf_timing, concurrency: Concurrency | None,
+                 detail: bool = True):
         self.core, self.machine, self.vf_timing = core, machine, vf_timing
+        self.detail = detail                             # False: keep only what the GM load needs
         self.p, self.s = machine.params["timing"], machine.params["scalar"]
         self.concurrency = concurrency or (lambda pipe, k: (1.0, 0.0))
         self.free = {pipe: ZERO for pipe in PIPES}       # when the pipe can start its next operation
@@ -115,6 +117,10 @@ class _CoreSim:
 
     # -- helpers ---------------------------------------------------------------------------------
     def add(self, pipe: str, name: str, start: tuple, end: int, args: dict | None = None) -> int:
+        """Record a slice; its index (a run without detail keeps only the DMA slices: -1 for others,
+        which changes no cycle: indices only say which slice bound a start)."""
+        if not self.detail and pipe not in _SHARED_BW:
+            return -1
         self.slices.append(Slice(pipe, name, start[0], end, args or {}, start[1]))
         return len(self.slices) - 1
 
@@ -173,12 +179,13 @@ class _CoreSim:
         isolated = self.free[PIPE_V][0] < start[0] or self.v_barrier
         end = body_start + (timing.vf_time if isolated and getattr(timing, "vf_time", 0) else timing.cycles)
         i = self.add(PIPE_V, ev.name, start, end, {"launch": ev.launch, "ipc": round(timing.ipc, 3),
-                                                   "instructions": timing.n_ex})
+                                                   "instructions": timing.n_ex} if self.detail else None)
         self.free[PIPE_V] = self.done[PIPE_V] = (end, i)
         self.v_barrier = False
         self.c["pushq_vf_cycles"] += end - start[0]
         self.c["vf_count"] += 1
-        self.vfs.append((ev, timing, body_start))
+        if self.detail:
+            self.vfs.append((ev, timing, body_start))
         if s["vf_launch_waits"] == "all" or s["vf_launch_waits"] == ev.launch:
             self.t_s = max(self.t_s, (end, i))            # the scalar unit resumes when the VF is done
 
@@ -246,8 +253,9 @@ class _CoreSim:
             elif not isinstance(ev, BufferInit):
                 continue
         end = max(max(v[0] for v in self.done.values()), self.t_s[0])
-        busy = {pipe: _union([(s.start, s.end) for s in self.slices if s.pipe == pipe]) for pipe in PIPES}
-        self.c["scalar_cycles"] = busy[PIPE_S]
+        busy = {pipe: _union([(s.start, s.end) for s in self.slices if s.pipe == pipe])
+                for pipe in PIPES} if self.detail else {}
+        self.c["scalar_cycles"] = busy.get(PIPE_S, 0)
         return CoreTiming(self.core, end, busy, self.slices, self.vfs, self.c)
 
 
@@ -297,10 +305,11 @@ def rebind(timing: CoreTiming, core: int, events: list) -> CoreTiming:
 
 
 def simulate_core(core: int, events: list, machine: Machine, vf_timing,
-                  concurrency: Concurrency | None = None) -> CoreTiming:
+                  concurrency: Concurrency | None = None, detail: bool = True) -> CoreTiming:
     """``vf_timing(vfcall) -> VfTiming`` (memoised by the caller); ``concurrency`` as in :func:`dma_cost`
-    (default: the core moves data alone)."""
-    return _CoreSim(core, machine, vf_timing, concurrency).run(events)
+    (default: the core moves data alone). ``detail=False``: the same cycles, but only the DMA slices
+    (what the GM load of :mod:`toolkit.timing.kernel` reads) and the end; no VF list, no busy times."""
+    return _CoreSim(core, machine, vf_timing, concurrency, detail).run(events)
 
 
 def critical_path(core: CoreTiming) -> dict[str, int]:

@@ -8,6 +8,10 @@ cores have in flight meanwhile (each core at most ``[memory] dma_outstanding_byt
 read request waits behind) are fed back into the DMA cost (:func:`toolkit.timing.core.dma_cost`) and
 the cores are simulated again, ``[memory] load_iterations`` times at most or until no DMA's figures
 move by more than 1 %. A launch on one core is the single-core model exactly.
+
+Cost: cores with equal event signatures are one group, simulated once per pass; the passes before the
+last one keep only what the GM load needs (DMA slices), the last one (or the one found to converge, run
+again) keeps every slice. The figures are those of every core simulated in detail on every pass.
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ from .core import CoreTiming, rebind
 DMA_PIPES = (PIPE_MTE2, PIPE_MTE3)
 #: reads wait behind the requests of every core (a write is posted: it completes once the core sent it)
 QUEUED_PIPES = (PIPE_MTE2,)
-CoreFn = Callable[..., CoreTiming]           #: (core, events, concurrency) -> CoreTiming
+CoreFn = Callable[..., CoreTiming]           #: (core, events, concurrency, detail=) -> CoreTiming
 
 
 def _merged(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -177,15 +181,25 @@ def simulate_launch(core_fn: CoreFn, streams: list[tuple[int, list]], machine: M
     member, reps = _groups(streams, key)
     heads = [streams[k] for k in reps]
     counts = [member.count(g) for g in range(len(reps))]
-    timings = [core_fn(core, events, None) for core, events in heads]
-    if len(streams) >= 2:
-        loads = concurrency(timings, machine, counts)
-        for _ in range(int(machine.params["memory"]["load_iterations"])):
-            timings = [core_fn(core, events, _lookup(load)) for (core, events), load in zip(heads, loads)]
-            new = concurrency(timings, machine, counts)
-            if not _moved(loads, new):
-                break
-            loads = new
+
+    def run(loads: list | None, detail: bool) -> list[CoreTiming]:
+        tables = [None] * len(heads) if loads is None else [_lookup(load) for load in loads]
+        return [core_fn(core, events, table, detail=detail) for (core, events), table in zip(heads, tables)]
+
+    passes = 1 + (int(machine.params["memory"]["load_iterations"]) if len(streams) >= 2 else 0)
+    loads = None
+    for k in range(passes):
+        # a pass known to be the last one runs in detail; the others need only the DMA slices (the
+        # GM load); a pass that converges early is run again in detail with the same loads
+        if k == passes - 1:
+            timings = run(loads, True)
+            break
+        timings = run(loads, False)
+        new = concurrency(timings, machine, counts)
+        if loads is not None and not _moved(loads, new):
+            timings = run(loads, True)
+            break
+        loads = new
     out = []
     for k, (core, events) in enumerate(streams):
         g = member[k]

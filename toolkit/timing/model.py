@@ -34,8 +34,9 @@ class TimingModel:
         """Timing with per-instruction slices (for traces; not memoised)."""
         return schedule(call.instrs, self.machine, detail=True)
 
-    def core(self, core: int, events: list, concurrency: Concurrency | None = None) -> CoreTiming:
-        return simulate_core(core, events, self.machine, self.vf, concurrency)
+    def core(self, core: int, events: list, concurrency: Concurrency | None = None,
+             detail: bool = True) -> CoreTiming:
+        return simulate_core(core, events, self.machine, self.vf, concurrency, detail)
 
     def launch(self, result) -> "KernelTiming":
         """Every core of a launch, sharing GM bandwidth (toolkit.timing.kernel), plus launch and tail;
