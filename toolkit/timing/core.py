@@ -76,17 +76,30 @@ def _union(intervals: list[tuple[int, int]]) -> int:
     return total
 
 
+class DmaCost:
+    """:func:`dma_cost` of one MTE pipe, the machine's figures looked up once."""
+
+    __slots__ = ("own", "shared", "latency", "burst", "sum_key", "bytes_key")
+
+    def __init__(self, machine: Machine, pipe: str):
+        p = machine.params["timing"]
+        key = "mte2" if pipe == PIPE_MTE2 else "mte3"
+        self.own, self.shared = p[f"{key}_bytes_per_cycle"], machine.params["memory"][_SHARED_BW[pipe]]
+        self.latency, self.burst = p[f"{key}_latency"], p[f"{key}_burst_cycles"]
+        self.sum_key, self.bytes_key = f"{key}_sum_cycles", f"{key}_bytes"
+
+    def __call__(self, nbytes: int, bursts: int, n: float = 1.0, queued: float = 0.0) -> tuple[int, int]:
+        bw = min(self.own, self.shared / n)
+        latency = self.latency + queued / self.shared
+        occ = nbytes / bw + max(bursts - 1, 0) * self.burst
+        return int(round(latency)), max(int(round(occ)), 1)
+
+
 def dma_cost(machine: Machine, pipe: str, nbytes: int, bursts: int, n: float = 1.0,
              queued: float = 0.0) -> tuple[int, int]:
     """(latency, occupancy) of one DMA while ``n`` cores move data in its direction and ``queued``
     bytes of other cores' requests are ahead of it (alone: n = 1, queued = 0, the single-core figure)."""
-    p, mem = machine.params["timing"], machine.params["memory"]
-    key = "mte2" if pipe == PIPE_MTE2 else "mte3"
-    shared = mem[_SHARED_BW[pipe]]
-    bw = min(p[f"{key}_bytes_per_cycle"], shared / n)
-    latency = p[f"{key}_latency"] + queued / shared
-    occ = nbytes / bw + max(bursts - 1, 0) * p[f"{key}_burst_cycles"]
-    return int(round(latency)), max(int(round(occ)), 1)
+    return DmaCost(machine, pipe)(nbytes, bursts, n, queued)
 
 
 class _CoreSim:
@@ -97,6 +110,7 @@ class _CoreSim:
                  detail: bool = True):
         self.core, self.machine, self.vf_timing = core, machine, vf_timing
         self.detail = detail                             # False: keep only what the GM load needs
+        self.dma_costs = {pipe: DmaCost(machine, pipe) for pipe in _SHARED_BW}
         self.p, self.s = machine.params["timing"], machine.params["scalar"]
         self.concurrency = concurrency or (lambda pipe, k: (1.0, 0.0))
         self.free = {pipe: ZERO for pipe in PIPES}       # when the pipe can start its next operation
@@ -144,19 +158,20 @@ class _CoreSim:
     # -- events ----------------------------------------------------------------------------------
     def dma(self, ev: Dma) -> None:
         pipe = ev.pipe
-        key = "mte2" if pipe == PIPE_MTE2 else "mte3"
+        cost = self.dma_costs[pipe]
         self.issue(self.s["dma_issue_cycles"], ev.api)
         n, queued = self.concurrency(pipe, self.ndma[pipe])
         self.ndma[pipe] += 1
-        lat, occ = dma_cost(self.machine, pipe, ev.nbytes, ev.bursts, n, queued)
+        lat, occ = cost(ev.nbytes, ev.bursts, n, queued)
         start = max(self.free[pipe], self.t_s)
         end = start[0] + lat + occ
         i = self.add(pipe, ev.api, start, end, {"bytes": ev.nbytes, "bursts": ev.bursts, "gm": ev.gm,
-                                                 "cores": round(n, 2), "queued_bytes": round(queued)})
+                                                 "cores": round(n, 2), "queued_bytes": round(queued)}
+                     if self.detail else {"bytes": ev.nbytes})
         self.free[pipe] = (start[0] + occ, i)
         self.done[pipe] = max(self.done[pipe], (end, i))
-        self.c[f"{key}_sum_cycles"] += end - start[0]
-        self.c[f"{key}_bytes"] += ev.nbytes
+        self.c[cost.sum_key] += end - start[0]
+        self.c[cost.bytes_key] += ev.nbytes
 
     def vf(self, ev: VfCall) -> None:
         s, p = self.s, self.p
