@@ -3,6 +3,8 @@ import json
 
 import ml_dtypes
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from toolkit.golden import CompareBf16, check_abs, check_rel_sum
 
@@ -120,3 +122,17 @@ def test_check_rel_sum():
     assert check_rel_sum(got, ref, rtol=2e-3).passed
     empty = check_rel_sum(np.zeros(0), np.zeros(0))
     assert empty.passed and empty.n == 0
+
+
+@given(st.lists(st.sampled_from([0x3F80, 0x3F81, 0x4000, 0xBF80, 0x7F80, 0xFF80, 0x7FC0, 0x0000, 0x4120]),
+                min_size=0, max_size=60), st.integers(0, 2**31), st.integers(1, 9))
+def test_compare_in_chunks_equals_one_pass(values, seed, chunk):
+    """Chunked comparison (bounded temporaries) gives the same errors, first max index, lines."""
+    g = np.array(values, dtype=np.uint16)
+    a = g.copy()
+    rng = np.random.default_rng(seed)
+    hit = rng.random(g.size) < 0.4
+    a[hit] = rng.choice(np.array([0x3F80, 0x4000, 0x7FC0, 0xFF80, 0x4121], dtype=np.uint16), int(hit.sum()))
+    whole = CompareBf16("x", a, g, max_lines=5, chunk=max(g.size, 1))
+    parts = CompareBf16("x", a, g, max_lines=5, chunk=chunk)
+    assert parts == whole

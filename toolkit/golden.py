@@ -52,8 +52,12 @@ class CompareResult:
                 "max_diff_index": self.max_diff_index, "precision": self.precision}
 
 
+#: elements compared at a time: the fp32 temporaries stay bounded whatever the output size
+COMPARE_CHUNK = 1 << 20
+
+
 def CompareBf16(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = BF16_COMPARE_TOL,
-                max_lines: int = MAX_MISMATCH_LINES) -> CompareResult:
+                max_lines: int = MAX_MISMATCH_LINES, chunk: int = COMPARE_CHUNK) -> CompareResult:
     """Compare two arrays of bf16 bits (uint16 or ml_dtypes bfloat16) as the sample host does.
 
     Both are decoded to fp32 and compared flat: ``diff = |actual - golden|`` in fp32, and an
@@ -61,29 +65,30 @@ def CompareBf16(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = 
     a NaN on either side is an error with ``diff = inf`` (the C++ ``diff > tol`` would let it
     pass); equal infinities have diff 0. ``lines`` holds at most ``max_lines``
     ``NAME mismatch index I, expected E, actual A, diff D`` lines in index order, then
-    ``NAME precision P%, errors E, max diff M at I``.
+    ``NAME precision P%, errors E, max diff M at I``. Done ``chunk`` elements at a time (the
+    result does not depend on it).
     """
     a_bits = _bf16_bits(actual)
     g_bits = _bf16_bits(golden)
     if a_bits.size != g_bits.size:
         raise ValueError(f"{name}: size mismatch, actual {a_bits.size}, golden {g_bits.size}")
-    a = _decode(a_bits)
-    g = _decode(g_bits)
-    n = int(a.size)
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(a - g)
-    diff[a == g] = 0.0
-    diff[np.isnan(a) | np.isnan(g)] = np.inf
-    bad = np.flatnonzero(diff > np.float32(tol))
-    errors = int(bad.size)
-    if n:
-        max_index = int(np.argmax(diff))
-        max_diff = float(diff[max_index])
-    else:
-        max_index, max_diff = 0, 0.0
+    n = int(a_bits.size)
+    errors, max_index, max_diff = 0, 0, 0.0
+    lines: list[str] = []
+    for lo in range(0, n, max(int(chunk), 1)):
+        a, g = _decode(a_bits[lo:lo + chunk]), _decode(g_bits[lo:lo + chunk])
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.abs(a - g)
+        diff[a == g] = 0.0
+        diff[np.isnan(a) | np.isnan(g)] = np.inf
+        bad = np.flatnonzero(diff > np.float32(tol))
+        errors += int(bad.size)
+        k = int(np.argmax(diff))
+        if lo == 0 or float(diff[k]) > max_diff:             # the first index of the largest diff
+            max_index, max_diff = lo + k, float(diff[k])
+        lines += [f"{name} mismatch index {lo + i}, expected {_fmt(g[i])}, actual {_fmt(a[i])}, "
+                  f"diff {_fmt(diff[i])}" for i in bad[:max(max_lines - len(lines), 0)]]
     precision = (n - errors) / n * 100.0 if n else 100.0
-    lines = [f"{name} mismatch index {i}, expected {_fmt(g[i])}, actual {_fmt(a[i])}, "
-             f"diff {_fmt(diff[i])}" for i in bad[:max_lines]]
     lines.append(f"{name} precision {_fmt(precision)}%, errors {errors}, "
                  f"max diff {_fmt(max_diff)} at {max_index}")
     return CompareResult(name=name, n=n, errors=errors, max_diff=max_diff,
