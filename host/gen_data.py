@@ -98,28 +98,54 @@ def check_params(batch: int, seq: int, dv: int, dk: int, *, num_head: int = 1, e
                          f"{have / 2**30:.3g} GiB")
 
 
+#: rows drawn and computed at a time: the float64 draws and float32 temporaries stay bounded (the
+#: values do not depend on it: the generator fills arrays element by element, the math is per row)
+CHUNK_ROWS = 1 << 14
+
+
+def _draw_bits(rng: np.random.Generator, low: float, high: float, rows: int, width: int,
+               chunk: int) -> np.ndarray:
+    """bf16 bits of ``rng.uniform(low, high, (rows, width))`` cast to float32, drawn ``chunk`` rows at
+    a time (the same draws as one call)."""
+    out = np.empty((rows, width), dtype=np.uint16)
+    for lo in range(0, rows, chunk):
+        hi = min(lo + chunk, rows)
+        out[lo:hi] = fp32_to_bf16_bits(rng.uniform(low, high, (hi - lo, width)).astype(np.float32))
+    return out
+
+
+def _golden_rows(kv_bits: np.ndarray, gamma_bits: np.ndarray, cos_bits: np.ndarray, sin_bits: np.ndarray,
+                 dv: int, epsilon: float, chunk: int) -> tuple[np.ndarray, np.ndarray]:
+    """(k_out, v_out) bits of (rows, dk) / (rows, dv) inputs: RoPE and RMSNorm, ``chunk`` rows at a time."""
+    rows, dk = cos_bits.shape
+    k_out = np.empty((rows, dk), dtype=np.uint16)
+    v_out = np.empty((rows, dv), dtype=np.uint16)
+    gamma = bf16_bits_to_fp32(gamma_bits)
+    for lo in range(0, rows, chunk):
+        hi = min(lo + chunk, rows)
+        kv_f = bf16_bits_to_fp32(kv_bits[lo:hi])
+        v_out[lo:hi] = fp32_to_bf16_bits(rms_norm(kv_f[:, :dv], gamma, epsilon))
+        k_out[lo:hi] = fp32_to_bf16_bits(rope(kv_f[:, dv:], bf16_bits_to_fp32(cos_bits[lo:hi]),
+                                              bf16_bits_to_fp32(sin_bits[lo:hi])))
+    return k_out, v_out
+
+
 def generate(batch: int, seq: int, dv: int, dk: int, epsilon: float = 1e-5, seed: int = 2026,
-             num_head: int = 1) -> dict[str, np.ndarray]:
+             num_head: int = 1, chunk_rows: int = CHUNK_ROWS) -> dict[str, np.ndarray]:
     """Every input and golden array of a case (uint16 bf16 bits, int64 index), keyed as the files."""
     check_params(batch, seq, dv, dk, num_head=num_head, epsilon=epsilon, seed=seed)
     n = num_head
+    rows, chunk = batch * n * seq, max(int(chunk_rows), 1)
     rng = np.random.default_rng(seed)
-    kv = rng.uniform(-0.7, 0.7, (batch, n, seq, dv + dk)).astype(np.float32)
-    gamma = rng.uniform(0.4, 1.2, (dv,)).astype(np.float32)
-    cos = rng.uniform(-1.0, 1.0, (batch, n, seq, dk)).astype(np.float32)
-    sin = rng.uniform(-1.0, 1.0, (batch, n, seq, dk)).astype(np.float32)
+    kv_bits = _draw_bits(rng, -0.7, 0.7, rows, dv + dk, chunk)
+    gamma_bits = fp32_to_bf16_bits(rng.uniform(0.4, 1.2, (dv,)).astype(np.float32))
+    cos_bits = _draw_bits(rng, -1.0, 1.0, rows, dk, chunk)
+    sin_bits = _draw_bits(rng, -1.0, 1.0, rows, dk, chunk)
     index = np.tile(np.arange(seq), batch).astype(np.int64).reshape(batch, seq)
-
-    kv_bits = fp32_to_bf16_bits(kv)
-    gamma_bits = fp32_to_bf16_bits(gamma)
-    cos_bits = fp32_to_bf16_bits(cos)
-    sin_bits = fp32_to_bf16_bits(sin)
-
-    kv_f = bf16_bits_to_fp32(kv_bits)
-    v_out = rms_norm(kv_f[..., :dv], bf16_bits_to_fp32(gamma_bits), epsilon)
-    k_out = rope(kv_f[..., dv:], bf16_bits_to_fp32(cos_bits), bf16_bits_to_fp32(sin_bits))
-    k_out_bits = fp32_to_bf16_bits(k_out)
-    v_out_bits = fp32_to_bf16_bits(v_out)
+    k_out_bits, v_out_bits = _golden_rows(kv_bits, gamma_bits, cos_bits, sin_bits, dv, epsilon, chunk)
+    shape = (batch, n, seq)
+    kv_bits, cos_bits, sin_bits = (a.reshape(*shape, -1) for a in (kv_bits, cos_bits, sin_bits))
+    k_out_bits, v_out_bits = k_out_bits.reshape(*shape, dk), v_out_bits.reshape(*shape, dv)
 
     k_cache = np.zeros((batch, n, seq, dk), dtype=np.uint16)
     v_cache = np.zeros((batch, n, seq, dv), dtype=np.uint16)

@@ -222,3 +222,13 @@ def test_non_positive_sizes_rejected(capsys, flag):
     argv[flag] = "0"
     assert gen_data.main([x for kv in argv.items() for x in kv]) == 2
     assert capsys.readouterr().err == f"gen_data.py: error: {flag} must be positive (got 0)\n"
+
+
+@pytest.mark.parametrize("chunk", [1, 5, 31])
+def test_rows_drawn_and_computed_in_chunks_give_the_same_case(case, chunk):
+    """The generator works a bounded number of rows at a time; the files do not depend on it."""
+    got = generate(B, S, DV, DK, chunk_rows=chunk)
+    assert got.keys() == case.keys()
+    assert all(np.array_equal(got[k], case[k]) and got[k].shape == case[k].shape for k in case)
+    heads = generate(3, 5, 64, 32, num_head=2, seed=9, chunk_rows=chunk)
+    assert all(np.array_equal(a, heads[k]) for k, a in generate(3, 5, 64, 32, num_head=2, seed=9).items())
