@@ -100,7 +100,7 @@ def check_params(batch: int, seq: int, dv: int, dk: int, *, num_head: int = 1, e
 
 #: rows drawn and computed at a time: the float64 draws and float32 temporaries stay bounded (the
 #: values do not depend on it: the generator fills arrays element by element, the math is per row)
-CHUNK_ROWS = 1 << 14
+CHUNK_ROWS = 1 << 12
 
 
 def _draw_bits(rng: np.random.Generator, low: float, high: float, rows: int, width: int,

@@ -37,6 +37,7 @@ _PRODUCER = {"VECIN": PIPE_MTE2, "VECOUT": PIPE_V, "VECCALC": PIPE_V}
 _CONSUMER = {"VECIN": PIPE_V, "VECOUT": PIPE_MTE3, "VECCALC": PIPE_V}
 _SHARED_BW = {PIPE_MTE2: "gm_read_bytes_per_cycle", PIPE_MTE3: "gm_write_bytes_per_cycle"}
 ZERO = (0, -1)
+_NO_ARGS: dict = {}          #: the args of every slice that has none (shared: slices are read, never changed)
 #: concurrency(pipe, index of the DMA on that pipe) -> (cores moving data in that direction meanwhile,
 #: bytes other cores have in flight ahead of it); see toolkit.timing.kernel
 Concurrency = Callable[[str, int], tuple[float, float]]
@@ -135,7 +136,7 @@ class _CoreSim:
         which changes no cycle: indices only say which slice bound a start)."""
         if not self.detail and pipe not in _SHARED_BW:
             return -1
-        self.slices.append(Slice(pipe, name, start[0], end, args or {}, start[1]))
+        self.slices.append(Slice(pipe, name, start[0], end, args or _NO_ARGS, start[1]))
         return len(self.slices) - 1
 
     def wait(self, pipe: str, t: tuple) -> None:
@@ -315,7 +316,10 @@ def rebind(timing: CoreTiming, core: int, events: list) -> CoreTiming:
     """``timing`` (of a core with the same :func:`core_signature`) as core ``core``'s: its id and its own
     VF events; slices, busy times and counters are shared (read-only)."""
     calls = [e for e in events if type(e) is VfCall]
-    vfs = [(ev, t, start) for ev, (_, t, start) in zip(calls, timing.vfs)]
+    if all(a is b[0] for a, b in zip(calls, timing.vfs)):   # lock-step cores share their VF events
+        vfs = timing.vfs
+    else:
+        vfs = [(ev, t, start) for ev, (_, t, start) in zip(calls, timing.vfs)]
     return CoreTiming(core, timing.end, timing.busy, timing.slices, vfs, timing.counters)
 
 
