@@ -79,6 +79,15 @@ def _check_gm_blocks(g: GlobalTensor, n: int, step: int, length: int, api: str) 
     check_gm(g.buf, lo, g.offset + max(0, (n - 1) * step) + length - lo, api)
 
 
+def _int(v: int) -> int:
+    """One int object per UB address or byte count a DMA record holds (a record then costs its own
+    object and its GM offset, nothing more): these take few values, unlike GM offsets."""
+    return _INTS.setdefault(v, v)
+
+
+_INTS: dict[int, int] = {}
+
+
 def _run(starts: np.ndarray, length: int) -> bool:
     """Blocks of ``length`` bytes at ``starts`` are one contiguous run (a single burst or back to back)."""
     return starts.size == 1 or bool(np.all(np.diff(starts) == length))
@@ -106,7 +115,8 @@ def _gm_to_ub(ctx, dst: LocalTensor, src: GlobalTensor, gm_starts: np.ndarray, u
     if not ctx.dry_run:
         for addr, nbytes, value, defined in fill or ():
             ub.write(addr, value, defined)
-    ctx.emit(Dma("GM2UB", api, dst.addr, src.buf.name, src.offset, nblk * length, nblk, length, kernel_frame()))
+    ctx.emit(Dma("GM2UB", api, _int(dst.addr), src.buf.name, src.offset, _int(nblk * length), nblk, _int(length),
+                 kernel_frame()))
 
 
 def _ub_to_gm(ctx, dst: GlobalTensor, src: LocalTensor, gm_starts: np.ndarray, ub_starts: np.ndarray,
@@ -136,7 +146,8 @@ def _ub_to_gm(ctx, dst: GlobalTensor, src: LocalTensor, gm_starts: np.ndarray, u
         else:
             for k in range(nblk):
                 gm_write(dst.buf, int(gm_starts[k]), data[k * length:(k + 1) * length])
-    ctx.emit(Dma("UB2GM", api, src.addr, dst.buf.name, dst.offset, nblk * length, nblk, length, kernel_frame()))
+    ctx.emit(Dma("UB2GM", api, _int(src.addr), dst.buf.name, dst.offset, _int(nblk * length), nblk, _int(length),
+                 kernel_frame()))
 
 
 def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:

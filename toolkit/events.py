@@ -123,6 +123,20 @@ class Sync:
 class PipeBarrier:
     pipe: str
 
+def shared(cls: type, *fields: Any) -> Any:
+    """The one ``cls(*fields)`` record of the process: records are never changed once emitted, so every
+    call with the same values (a flag, a barrier, a UB scalar read at one source line) shares one
+    instance and a run stores each distinct one once. Only for records without per-call data (an
+    address, an offset): the table grows with the distinct values."""
+    key = (cls, *fields)
+    ev = _SHARED.get(key)
+    if ev is None:
+        ev = _SHARED[key] = cls(*fields)
+    return ev
+
+
+_SHARED: dict[tuple, Any] = {}
+
 ALIAS = "ALIAS"
 #: Pseudo-ops in a VF stream: no cost, not counted (ITER marks a loop iteration start; ALIAS names the
 #: second register written by a dual-output instruction).

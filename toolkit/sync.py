@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Any
 
 from .dtypes import scalar_value
-from .events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V, PipeBarrier as PipeBarrierEvent, Sync
+from .events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V, PipeBarrier as PipeBarrierEvent, Sync, shared
 from .regbase.template import TArgs, template
 from .runtime import current
 
@@ -44,7 +44,7 @@ def _flag(t: TArgs, event_id: Any, kind: str, api: str) -> None:
     if ev is None:
         raise TypeError(f"{api} needs a HardEvent template argument")
     src, dst = ev.value
-    current().emit(Sync(_PIPES[src], _PIPES[dst], int(scalar_value(event_id)), kind))
+    current().emit(shared(Sync, _PIPES[src], _PIPES[dst], int(scalar_value(event_id)), kind))
 
 
 @template
@@ -63,4 +63,4 @@ def WaitFlag(t: TArgs, event_id: Any = 0) -> None:
 def PipeBarrier(t: TArgs) -> None:
     """``PipeBarrier<PIPE_X>()``: later instructions of that pipe wait for earlier ones."""
     pipe = t.enum(PipeType)
-    current().emit(PipeBarrierEvent(pipe.value if pipe else PIPE_V))
+    current().emit(shared(PipeBarrierEvent, pipe.value if pipe else PIPE_V))

@@ -11,7 +11,7 @@ import numpy as np
 
 from .diagnostics import kernel_frame
 from .dtypes import np_dtype, scalar_value
-from .events import ScalarOp
+from .events import ScalarOp, shared
 from .memory import GmBuffer
 from .runtime import current
 
@@ -132,7 +132,7 @@ class LocalTensor:
         n = self.dtype.itemsize
         ctx.ub.check(addr, n, "GetValue")
         ctx.ub.require_defined(addr, n, "GetValue")
-        ctx.emit(ScalarOp("ub_read", n, kernel_frame()))
+        ctx.emit(shared(ScalarOp, "ub_read", n, kernel_frame()))
         return _tag(ctx.ub.view(addr, n).view(self.dtype)[0].item(), "ub_read")
 
     def SetValue(self, index: Any, value: Any) -> None:
@@ -142,7 +142,7 @@ class LocalTensor:
         ctx.ub.check(addr, self.dtype.itemsize, "SetValue")
         raw = np.array([scalar_value(value)], dtype=self.dtype).view(np.uint8)
         ctx.ub.write(addr, raw)
-        ctx.emit(ScalarOp("ub_write", self.dtype.itemsize, kernel_frame()))
+        ctx.emit(shared(ScalarOp, "ub_write", self.dtype.itemsize, kernel_frame()))
 
     # -- emulator helpers (not Ascend C API) ----------------------------------------------------
     def to_numpy(self, count: int | None = None) -> np.ndarray:
