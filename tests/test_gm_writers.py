@@ -3,6 +3,7 @@ write-conflict diagnostic through real DMA and SetValue calls names the same byt
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -88,3 +89,22 @@ def test_conflicts_through_dma_name_the_first_byte_its_writer_and_the_count():
     assert all("already written by core 0" in d.message for d in conflicts)
     assert out.buf.writer.ranges() == [(0, 192, 0), (192, 384, 1), (384, 64 * 11, 2)]
     assert out.buf.data[190:194].tolist() == [2, 2, 0, 0]       # row 2 of core 0, row 0 of core 1
+
+
+def _bump_first_row(inp, out):
+    g, o = GlobalTensor(np.uint8), GlobalTensor(np.uint8)
+    g.SetGlobalBuffer(inp)
+    o.SetGlobalBuffer(out)
+    o.SetValue(0, g.GetValue(0))
+    if current().core_id == 1:
+        g.SetValue(3, 99)
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_a_shared_input_is_copied_only_when_a_kernel_writes_it(cores):
+    data = np.arange(16, dtype=np.uint8).reshape(4, 4)
+    inp, out = gm_alloc("inp", data, share=True), gm_alloc("out", 4)
+    launch(_bump_first_row, cores, [inp, out])
+    assert out.buf.data[0] == 0 and data.tolist() == np.arange(16).reshape(4, 4).tolist()
+    assert np.shares_memory(inp.buf.data, data) == (cores == 1)       # read only: never copied
+    assert inp.buf.data[3] == (99 if cores == 2 else 3)

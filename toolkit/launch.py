@@ -50,9 +50,10 @@ class LaunchResult:
         return [c.aborted for c in self.cores if c.aborted is not None]
 
 
-def gm_alloc(name: str, data: np.ndarray | int, fill: int = 0) -> GmPtr:
-    """A GM buffer holding ``data`` (or ``data`` bytes of ``fill``) as a ``GM_ADDR``."""
-    return GmPtr(GmBuffer(name, data, fill), 0, np.uint8)
+def gm_alloc(name: str, data: np.ndarray | int, fill: int = 0, share: bool = False) -> GmPtr:
+    """A GM buffer holding ``data`` (or ``data`` bytes of ``fill``) as a ``GM_ADDR``; ``share``: copy
+    ``data`` only if the kernel writes it (see :class:`toolkit.memory.GmBuffer`)."""
+    return GmPtr(GmBuffer(name, data, fill, share), 0, np.uint8)
 
 
 #: how a launch runs its cores: "lockstep" (SPMD cores together, batchable calls run once over a core

@@ -124,15 +124,28 @@ class UbMemory:
 class GmBuffer:
     """A named global-memory allocation (one kernel argument), shared by all cores of a launch."""
 
-    def __init__(self, name: str, data: np.ndarray | bytes | int, fill: int = 0):
+    def __init__(self, name: str, data: np.ndarray | bytes | int, fill: int = 0, share: bool = False):
+        """``share``: hold the caller's array itself, read-only, until the first write copies it (copy on
+        write: an input the kernel only reads costs no memory; the caller must not change it meanwhile)."""
         self.name = name
         if isinstance(data, int):
             self.data = np.full(data, fill, dtype=np.uint8)
+        elif not isinstance(data, np.ndarray):
+            self.data = np.frombuffer(bytes(data), dtype=np.uint8).copy()
         else:
-            self.data = np.frombuffer(bytes(data) if not isinstance(data, np.ndarray) else data.tobytes(),
-                                      dtype=np.uint8).copy()
+            flat = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+            if share:
+                flat = flat.view()
+                flat.flags.writeable = False
+            self.data = flat if share else flat.copy()
         self.size = self.data.size
         self.writer = GmWriters(self.size)              # last writer core per byte, stored per range
+
+    def writable(self) -> np.ndarray:
+        """The bytes, to write into (a shared buffer is copied at its first write)."""
+        if not self.data.flags.writeable:
+            self.data = self.data.copy()
+        return self.data
 
     def as_array(self, dtype) -> np.ndarray:
         return self.data.view(dtype)

@@ -228,7 +228,7 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
                    address=first, size=count, gm=buf.name)
     later = buf.writer.later(offset, offset + n, ctx.core_id) if hit is not None else []
     if not later:
-        buf.data[offset:offset + n] = raw
+        buf.writable()[offset:offset + n] = raw
         buf.writer.record(offset, offset + n, ctx.core_id)
         return
     # Cores in lock-step: a higher core wrote these bytes first; a core-by-core run would have let it
@@ -236,7 +236,7 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
     keep = np.ones(n, dtype=bool)
     for s, e, _ in later:
         keep[s - offset:e - offset] = False
-    buf.data[offset:offset + n][keep] = raw[keep]
+    buf.writable()[offset:offset + n][keep] = raw[keep]
     edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.view(np.int8), [0]))))
     for s, e in zip(edges[0::2], edges[1::2]):
         buf.writer.record(offset + int(s), offset + int(e), ctx.core_id)

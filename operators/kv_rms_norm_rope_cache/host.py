@@ -169,10 +169,9 @@ def run_backend(backend: str, p: KvParams, case: dict[str, np.ndarray], machine:
     module = importlib.import_module(f"{__package__}.{backend}")
     entry, kernel_cls = module.kv_rms_norm_rope_cache, module.KernelKvRmsNormRopeCache
     tiling = make_tiling(p, machine)
+    inputs = {k: gm_alloc(k, case[f"input/{k}"], share=True) for k in ("kv", "gamma", "cos", "sin", "index")}
     gm = {
-        "kv": gm_alloc("kv", case["input/kv"]), "gamma": gm_alloc("gamma", case["input/gamma"]),
-        "cos": gm_alloc("cos", case["input/cos"]), "sin": gm_alloc("sin", case["input/sin"]),
-        "index": gm_alloc("index", case["input/index"]),
+        **inputs,                                         # copied only if a kernel writes them
         "k_cache": gm_alloc("k_cache", case["input/k_cache"]), "v_cache": gm_alloc("v_cache", case["input/v_cache"]),
         "k_out": gm_alloc("k_out", case["output/k_out_golden"].nbytes, fill=0xFF),
         "v_out": gm_alloc("v_out", case["output/v_out_golden"].nbytes, fill=0xFF),
