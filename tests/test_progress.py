@@ -8,6 +8,7 @@ import os
 import pty
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -70,6 +71,19 @@ def test_line_appears_after_the_delay_on_a_terminal_and_is_erased(terminal):
     line.close()
     erased = read()
     assert erased.startswith("\r ") and erased.endswith("\r") and erased.strip() == ""
+
+
+def test_a_ticking_line_shows_while_nothing_reports(terminal, monkeypatch):
+    """A launch that reports nothing for a while still shows the line (elapsed time) after the delay."""
+    stream, read = terminal
+    monkeypatch.setattr(progress, "DELAY_S", 0.05)
+    monkeypatch.setattr(progress, "INTERVAL_S", 0.05)
+    line = ProgressLine(8, "launches", stream)
+    with line.ticking():
+        time.sleep(0.3)
+        assert read().startswith("\r0/8 launches (0%), 0s elapsed")
+    tail = read()                                        # erased when the block ends
+    assert tail.endswith("\r") and tail.rsplit("\r", 2)[-2].strip() == ""
 
 
 def test_line_is_silent_when_the_stream_is_not_a_terminal():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextvars
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator, TextIO
@@ -59,7 +60,9 @@ def render(done: float, total: float, unit: str, elapsed: float, note: str = "")
 
 
 class ProgressLine:
-    """One redrawn line on ``stream`` (default: stderr), only if it is a terminal (module docstring)."""
+    """One redrawn line on ``stream`` (default: stderr), only if it is a terminal (module docstring).
+    :meth:`ticking` also redraws it from a background thread, so the elapsed time (and the line
+    itself) shows while a long launch reports nothing."""
 
     def __init__(self, total: float, unit: str, stream: TextIO | None = None,
                  clock: Callable[[], float] = time.monotonic):
@@ -71,6 +74,7 @@ class ProgressLine:
         self.note = ""
         self._last = float("-inf")
         self._width = 0                        # characters on screen (0: nothing shown)
+        self._lock = threading.Lock()
         try:
             self.enabled = bool(self.stream.isatty())
         except (AttributeError, ValueError, OSError):
@@ -83,21 +87,47 @@ class ProgressLine:
         self.done = done
         if note is not None:
             self.note = note
+        self.draw()
+
+    def draw(self) -> None:
+        """Redraw now if the delay passed and the last redraw is older than the interval."""
         if not self.enabled:
             return
-        now = self.clock()
-        if now - self.start < DELAY_S or now - self._last < INTERVAL_S:
-            return
-        self._last = now
-        text = render(self.done, self.total, self.unit, now - self.start, self.note)
-        self._write("\r" + text + " " * max(self._width - len(text), 0))
-        self._width = len(text)
+        with self._lock:
+            now = self.clock()
+            if now - self.start < DELAY_S or now - self._last < INTERVAL_S:
+                return
+            self._last = now
+            text = render(self.done, self.total, self.unit, now - self.start, self.note)
+            self._write("\r" + text + " " * max(self._width - len(text), 0))
+            self._width = len(text)
+
+    @contextmanager
+    def ticking(self) -> Iterator["ProgressLine"]:
+        """Redraw every :data:`INTERVAL_S` from a daemon thread while the block runs; erase at the end."""
+        stop = threading.Event()
+
+        def tick() -> None:
+            while not stop.wait(max(INTERVAL_S, 0.05)):
+                self.draw()
+
+        thread = threading.Thread(target=tick, name="progress", daemon=True) if self.enabled else None
+        if thread is not None:
+            thread.start()
+        try:
+            yield self
+        finally:
+            stop.set()
+            if thread is not None:
+                thread.join()
+            self.close()
 
     def close(self) -> None:
         """Erase the line (if it was ever shown)."""
-        if self._width:
-            self._write("\r" + " " * self._width + "\r")
-            self._width = 0
+        with self._lock:
+            if self._width:
+                self._write("\r" + " " * self._width + "\r")
+                self._width = 0
 
     def _write(self, text: str) -> None:
         try:
@@ -110,16 +140,13 @@ class ProgressLine:
 @contextmanager
 def progress_line(total: float, unit: str, weight: Callable[[int, int], float] | None = None,
                   note: str = "") -> Iterator[ProgressLine]:
-    """A :class:`ProgressLine` advanced by every finished core of the launches inside the block
-    (``weight(core, block_num)`` units each, default 1), erased at the end."""
+    """A ticking :class:`ProgressLine` advanced by every finished core of the launches inside the
+    block (``weight(core, block_num)`` units each, default 1), erased at the end."""
     line = ProgressLine(total, unit)
     line.note = note
 
     def on_core(core: int, block_num: int) -> None:
         line.advance(weight(core, block_num) if weight is not None else 1.0)
 
-    try:
-        with listening(on_core):
-            yield line
-    finally:
-        line.close()
+    with line.ticking(), listening(on_core):
+        yield line
