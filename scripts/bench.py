@@ -148,10 +148,13 @@ def _migrate_check() -> list[str]:
 def measure_size(rows: int, repeat: int) -> dict:
     """Golden, each backend (fresh process) and the headline command at one size."""
     batch, seq = SIZES[rows]
-    out: dict = {"rows": rows, "batch": batch, "seq": seq, "golden_s": golden_seconds(batch, seq, repeat)}
+    out: dict = {"rows": rows, "batch": batch, "seq": seq}
+    me = [sys.executable, os.path.abspath(__file__), "--repeat", str(repeat), "--child"]
+    # every measurement in a fresh process: a child forked from a large parent would start its peak
+    # resident set (which survives exec) at the parent's
+    out["golden_s"] = json.loads(spawn(me + ["golden", str(batch), str(seq)])[2])["golden_s"]
     for backend in BACKENDS:
-        _, _, text = spawn([sys.executable, os.path.abspath(__file__), "--child", backend, str(batch), str(seq)])
-        out[backend] = json.loads(text)
+        out[backend] = json.loads(spawn(me + [backend, str(batch), str(seq)])[2])
     shape = [] if (batch, seq) == SIZES[1024] else ["--batch", str(batch), "--seq", str(seq)]
     wall, peak, _ = spawn(_migrate_check() + ["kv_rms_norm_rope_cache", *shape])
     out["command"] = {"wall_s": wall, "peak_rss_bytes": peak}
@@ -232,10 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="scaling table at 1024 and 8192 rows only")
     ap.add_argument("--no-jobs", action="store_true", help="skip the in-process jobs table")
     ap.add_argument("--json", default=None, help="write the figures as JSON to PATH ('-' = stdout)")
-    ap.add_argument("--child", nargs=3, metavar=("BACKEND", "BATCH", "SEQ"), help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=3, metavar=("WHAT", "BATCH", "SEQ"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        print(json.dumps(child(args.child[0], int(args.child[1]), int(args.child[2]))))
+        what, batch, seq = args.child[0], int(args.child[1]), int(args.child[2])
+        got = {"golden_s": golden_seconds(batch, seq, args.repeat)} if what == "golden" else child(what, batch, seq)
+        print(json.dumps(got))
         return 0
     if args.repeat <= 0:
         raise BadUsage(f"--repeat must be positive (got {args.repeat})")
