@@ -141,15 +141,18 @@ class Diagnostics:
 
     def report(self, code: str, message: str, *, core: int | None = None, address: int | None = None,
                size: int | None = None, where: tuple[str, int] | None = None, raise_fatal: bool = True,
-               **extra: Any) -> Diagnostic:
+               order: tuple | None = None, **extra: Any) -> Diagnostic:
+        """Report a diagnostic; ``order`` (from :meth:`position`) files a report judged later where a
+        core-by-core run would have made it."""
         severity, fatal, rule = CODES[code]
         file, line = where if where is not None else kernel_frame()
         diag = Diagnostic(code, severity, message, rule, file, line, core, address, size, dict(extra),
                           cores=[core] if core is not None else [])
         key = (code, file, line)
-        seq = self._seq.get(core, 0)
-        self._seq[core] = seq + 1
-        order = (-1 if core is None else core, seq)
+        if order is None:
+            seq = self._seq.get(core, 0)
+            self._seq[core] = seq + 1
+            order = (-1 if core is None else core, seq)
         first = self._seen.get(key)
         if first is None:
             self._seen[key] = diag
@@ -166,6 +169,10 @@ class Diagnostics:
         if fatal and raise_fatal:
             raise KernelAbort(diag)
         return diag
+
+    def position(self, core: int | None) -> tuple:
+        """Where a report ``core`` made now would sort: before its next report, after its last one."""
+        return (-1 if core is None else core, self._seq.get(core, 0) - 0.5)
 
     def add(self, diag: Diagnostic) -> None:
         self._items.append(diag)

@@ -150,9 +150,26 @@ def _ub_to_gm(ctx, dst: GlobalTensor, src: LocalTensor, gm_starts: np.ndarray, u
                  kernel_frame()))
 
 
-def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
-    """``DataCopy(dst, src, count)`` (contiguous, 32 B granules) or ``DataCopy(dst, src, DataCopyParams)``."""
-    ctx = current()
+@dataclass
+class _Move:
+    """One DataCopy / DataCopyPad call laid out: cores that make it with the same UB side and parameters
+    have the same move; only their GM tensor (its offset) differs (toolkit.dma_cores runs them at once)."""
+
+    api: str
+    local: LocalTensor
+    to_ub: bool
+    n: int
+    length: int
+    gm_step: int               #: bytes from one GM block start to the next
+    ub_starts: np.ndarray      #: UB address of each block's data
+    entry: tuple[int, int]     #: (UB address, bytes) checked first, 32 B aligned
+    pad: tuple | None = None   #: GM->UB DataCopyPad: (left bytes, right bytes, pad params, element size)
+
+    def gm_starts(self, g: GlobalTensor) -> np.ndarray:
+        return g.offset + self.gm_step * np.arange(self.n, dtype=np.int64)
+
+
+def _plan_copy(ctx, dst: Any, src: Any, count_or_params: Any) -> tuple[_Move, GlobalTensor]:
     if isinstance(count_or_params, DataCopyParams):
         p = count_or_params
         n, length = int(p.blockCount), int(p.blockLen) * 32
@@ -163,26 +180,20 @@ def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
         if nbytes % 32:
             ctx.report("DATACOPY_TRUNCATED", f"DataCopy of {nbytes} B moves only {length} B "
                        f"({nbytes - length} B tail dropped)", size=nbytes)
+    k = np.arange(n, dtype=np.int64)
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
-        ctx.ub.check(dst.addr, 0, "DataCopy", align=32)
-        _check_gm_blocks(src, n, src_step, length, "DataCopy")
-        _gm_to_ub(ctx, dst, src, src.offset + src_step * np.arange(n), dst.addr + dst_step * np.arange(n),
-                  length, "DataCopy")
-    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
-        ctx.ub.check(src.addr, 0, "DataCopy", align=32)
-        _check_gm_blocks(dst, n, dst_step, length, "DataCopy")
-        _ub_to_gm(ctx, dst, src, dst.offset + dst_step * np.arange(n), src.addr + src_step * np.arange(n),
-                  length, "DataCopy")
-    else:
-        raise TypeError("DataCopy between UB tensors is not emulated (use a vector copy)")
+        return _Move("DataCopy", dst, True, n, length, src_step, dst.addr + dst_step * k, (dst.addr, 0)), src
+    if isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        return _Move("DataCopy", src, False, n, length, dst_step, src.addr + src_step * k, (src.addr, 0)), dst
+    raise TypeError("DataCopy between UB tensors is not emulated (use a vector copy)")
 
 
-def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtParams | None = None) -> None:
-    ctx = current()
+def _plan_copy_pad(ctx, dst: Any, src: Any, ext: DataCopyExtParams,
+                   pad: DataCopyPadExtParams | None) -> tuple[_Move, GlobalTensor] | None:
     _check_ext(ctx, ext, "DataCopyPad")
     n, length = int(ext.blockCount), int(ext.blockLen)
     if n == 0 or length == 0:
-        return
+        return None
     k = np.arange(n, dtype=np.int64)
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
         pad = pad or DataCopyPadExtParams()
@@ -190,20 +201,58 @@ def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtP
         left, right = int(pad.leftPadding) * sz, int(pad.rightPadding) * sz
         ub_stride = _align32(int(ext.dstStride) * 32 + left + length + right)
         # the whole padded footprint (padding included) must lie in UB
-        ctx.ub.check(dst.addr, (n - 1) * ub_stride + _align32(left + length + right), "DataCopyPad", align=32)
-        _check_gm_blocks(src, n, length + int(ext.srcStride), length, "DataCopyPad")
-        gm_starts = src.offset + k * (length + int(ext.srcStride))
-        ub_starts = dst.addr + k * ub_stride
-        fill = [] if ctx.dry_run else _pad_fill(ctx, src, gm_starts, ub_starts, length, left, right, pad, sz)
-        _gm_to_ub(ctx, dst, src, gm_starts, ub_starts + left, length, "DataCopyPad", fill)
-    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
-        ctx.ub.check(src.addr, 0, "DataCopyPad", align=32)
+        entry = (dst.addr, (n - 1) * ub_stride + _align32(left + length + right))
+        return _Move("DataCopyPad", dst, True, n, length, length + int(ext.srcStride), dst.addr + k * ub_stride + left,
+                     entry, (left, right, pad, sz)), src
+    if isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
         ub_stride = _align32(int(ext.srcStride) * 32 + length)
-        _check_gm_blocks(dst, n, length + int(ext.dstStride), length, "DataCopyPad")
-        _ub_to_gm(ctx, dst, src, dst.offset + k * (length + int(ext.dstStride)), src.addr + k * ub_stride,
-                  length, "DataCopyPad")
-    else:
-        raise TypeError("DataCopyPad needs one LocalTensor and one GlobalTensor")
+        return _Move("DataCopyPad", src, False, n, length, length + int(ext.dstStride), src.addr + k * ub_stride,
+                     (src.addr, 0)), dst
+    raise TypeError("DataCopyPad needs one LocalTensor and one GlobalTensor")
+
+
+def _perform(ctx, mv: _Move, g: GlobalTensor) -> None:
+    """Run a laid-out move on one core: the UB entry check, the GM footprint, then the blocks."""
+    ctx.ub.check(mv.entry[0], mv.entry[1], mv.api, align=32)
+    _check_gm_blocks(g, mv.n, mv.gm_step, mv.length, mv.api)
+    gm_starts = mv.gm_starts(g)
+    if not mv.to_ub:
+        _ub_to_gm(ctx, g, mv.local, gm_starts, mv.ub_starts, mv.length, mv.api)
+        return
+    fill = None
+    if mv.pad is not None and not ctx.dry_run:
+        left, right, pad, sz = mv.pad
+        fill = _pad_fill(ctx, g, gm_starts, mv.ub_starts - left, mv.length, left, right, pad, sz)
+    _gm_to_ub(ctx, mv.local, g, gm_starts, mv.ub_starts, mv.length, mv.api, fill)
+
+
+def _parked(ctx, fn, args: tuple) -> bool:
+    """In lock-step, a copy outside any VF waits for the other cores (toolkit.dma_cores)."""
+    if ctx.scheduler is None or ctx.vf is not None:
+        return False
+    global _DmaRequest
+    if _DmaRequest is None:
+        from .dma_cores import DmaRequest as _DmaRequest      # dma_cores imports this module
+    ctx.scheduler.park(_DmaRequest(fn, args, kernel_frame()))
+    return True
+
+
+_DmaRequest = None
+
+
+def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
+    """``DataCopy(dst, src, count)`` (contiguous, 32 B granules) or ``DataCopy(dst, src, DataCopyParams)``."""
+    ctx = current()
+    if not _parked(ctx, DataCopy, (dst, src, count_or_params)):
+        _perform(ctx, *_plan_copy(ctx, dst, src, count_or_params))
+
+
+def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtParams | None = None) -> None:
+    ctx = current()
+    if not _parked(ctx, DataCopyPad, (dst, src, ext, pad)):
+        plan = _plan_copy_pad(ctx, dst, src, ext, pad)
+        if plan is not None:
+            _perform(ctx, *plan)
 
 
 def _pad_fill(ctx, src: GlobalTensor, gm_starts, ub_starts, length, left, right, pad, sz) -> list:

@@ -95,9 +95,14 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
             a.buf.writer[:] = -1
     shared: dict = {}                       # the launch's interned VF streams (see CoreContext.intern_stream)
     if mode == "lockstep":
+        from . import gm_races
         from .lockstep import launch_cores
         from .regbase.vf import run_vf_request
-        ctxs, aborted = launch_cores(kernel, block_num, args, machine, diag, shared, run_vf_request)
+        logged = gm_races.start(a.buf for a in args if isinstance(a, GmPtr))
+        try:
+            ctxs, aborted = launch_cores(kernel, block_num, args, machine, diag, shared, run_vf_request)
+        finally:
+            gm_races.finish(logged, diag)
         runs = [(ctx, aborted.get(ctx.core_id)) for ctx in ctxs]
         for ctx in ctxs:
             core_done(ctx.core_id, block_num)

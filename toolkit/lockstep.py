@@ -103,23 +103,43 @@ LEAD_DONE = object()
 
 def arg_key(a: Any) -> tuple:
     """The static identity of one argument (equal keys: the cores may run the call as one)."""
-    if isinstance(a, UbPtr):
-        return ("p", a.addr, a.dtype.str)
-    if isinstance(a, LocalTensor):
-        return ("L", a.addr, a.dtype.str, a.count, a.position)
-    if isinstance(a, Enum):
-        return ("e", type(a).__name__, a.name)
-    if isinstance(a, (list, tuple)):
-        return ("t", tuple(arg_key(x) for x in a))
-    if is_dataclass(a) and not isinstance(a, type):
-        return ("d", type(a).__name__, tuple(arg_key(getattr(a, f.name)) for f in fields(a)))
-    if isinstance(a, CScalar):
-        return ("c", type(a).__name__, a.value)
-    if isinstance(a, (ScalarRead, ScalarReadInt)):
-        return ("s", type(a).__name__, a.real, getattr(a, "kind", None))
-    if isinstance(a, (bool, int, float, str, np.generic)):
-        return ("v", type(a).__name__, a)
-    return ("o", id(a))
+    t = type(a)
+    h = _KEYS.get(t)
+    if h is None:
+        h = _KEYS[t] = _key_of_type(t)
+    return h(a)
+
+
+def _float_key(a: Any) -> tuple:
+    """A float by its bits: -0.0 is not 0.0 and NaNs with other payloads are other values."""
+    return ("f", type(a).__name__, np.float64(a).tobytes() if isinstance(a, float) else a.tobytes())
+
+
+def _key_of_type(t: type) -> Callable[[Any], tuple]:
+    """How to key a value of type ``t`` (chosen once per type: the calls are on the hot path)."""
+    if issubclass(t, UbPtr):
+        return lambda a: ("p", a.addr, a.dtype.str)
+    if issubclass(t, LocalTensor):
+        return lambda a: ("L", a.addr, a.dtype.str, a.count, a.position)
+    if issubclass(t, Enum):
+        return lambda a: ("e", t.__name__, a.name)
+    if issubclass(t, (list, tuple)):
+        return lambda a: ("t", tuple(arg_key(x) for x in a))
+    if is_dataclass(t):
+        names = tuple(f.name for f in fields(t))
+        return lambda a: ("d", t.__name__, tuple(arg_key(getattr(a, n)) for n in names))
+    if issubclass(t, CScalar):
+        return lambda a: ("c", t.__name__, a.value)
+    if issubclass(t, (ScalarRead, ScalarReadInt)):
+        return lambda a: ("s", t.__name__, arg_key(a.real), getattr(a, "kind", None))
+    if issubclass(t, (float, np.floating)):
+        return _float_key
+    if issubclass(t, (bool, int, str, np.generic)):
+        return lambda a: ("v", t.__name__, a)
+    return lambda a: ("o", id(a))
+
+
+_KEYS: dict[type, Callable[[Any], tuple]] = {}
 
 
 class Scheduler:
@@ -206,6 +226,8 @@ class Scheduler:
         req = self.parked[cores[0]]
         try:
             with running(bctx):
+                if hasattr(req, "run_group"):           # per-core parts kept per core (toolkit.dma_cores)
+                    return req.run_group(bctx, [self.parked[c] for c in cores])
                 if isinstance(req, VfRequest):
                     self.run_vf(bctx, req)
                 else:

@@ -140,6 +140,7 @@ class GmBuffer:
             self.data = flat if share else flat.copy()
         self.size = self.data.size
         self.writer = GmWriters(self.size)              # last writer core per byte, stored per range
+        self.race_log: list | None = None               # writes of a lock-step launch (toolkit.gm_races)
 
     def writable(self) -> np.ndarray:
         """The bytes, to write into (a shared buffer is copied at its first write)."""

@@ -217,15 +217,25 @@ def check_gm(buf: GmBuffer | None, offset: int, nbytes: int, what: str) -> None:
                    f"outside [0, {buf.size})", address=offset, size=nbytes, gm=buf.name)
 
 
+def report_conflict(diag, buf: GmBuffer, hit: tuple[int, int, int], core: int, **kw: Any) -> None:
+    """GM_WRITE_CONFLICT: ``core`` writes bytes of ``buf`` another core wrote (first byte, owner, count)."""
+    first, owner, count = hit
+    diag.report("GM_WRITE_CONFLICT", f"{buf.name} bytes [{first}, ...) already written by core {owner}",
+                core=core, address=first, size=count, gm=buf.name, **kw)
+
+
 def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
-    """Write bytes to GM, recording the writer core and reporting cross-core overlaps."""
+    """Write bytes to GM, recording the writer core and reporting cross-core overlaps (in a lock-step
+    launch the overlaps are judged when it ends, in core order: toolkit.gm_races)."""
     ctx = current()
     n = raw.size
-    hit = buf.writer.others(offset, offset + n, ctx.core_id)
-    if hit is not None:
-        first, owner, count = hit
-        ctx.report("GM_WRITE_CONFLICT", f"{buf.name} bytes [{first}, ...) already written by core {owner}",
-                   address=first, size=count, gm=buf.name)
+    if buf.race_log is not None:
+        buf.race_log.append((ctx.core_id, offset, offset + n, ctx.diag.position(ctx.core_id), kernel_frame()))
+        hit = True
+    else:
+        hit = buf.writer.others(offset, offset + n, ctx.core_id)
+        if hit is not None:
+            report_conflict(ctx.diag, buf, hit, ctx.core_id)
     later = buf.writer.later(offset, offset + n, ctx.core_id) if hit is not None else []
     if not later:
         buf.writable()[offset:offset + n] = raw

@@ -72,10 +72,15 @@ class LaunchState:
 
         try:
             if prog.mode == "lockstep" and n > 1:
+                from .. import gm_races
                 from ..lockstep import Scheduler
                 from ..regbase.vf import run_vf_request
                 sched = Scheduler(ctxs, prog.ub.rows(n), defined, run_vf_request, on_switch=switch)
-                sched.run(one_core)
+                logged = gm_races.start(prog.arena.buffers())
+                try:
+                    sched.run(one_core)
+                finally:
+                    gm_races.finish(logged, self.diag)
                 self.execution = {"mode": "lockstep", **sched.stats}
             else:
                 for ctx in ctxs:
