@@ -7,7 +7,9 @@ already have. So during a lock-step launch each GM write is logged (core, bytes,
 position) and judged when the launch ends: the log is replayed core by core, each core in its own
 program order, against the bytes the replay has seen written; a conflict is reported for the writing core
 at the source line and report position it had, as the serial run reports it. (The bytes themselves are
-already serial-equal: toolkit.tensor.gm_write keeps bytes a higher core wrote first.)
+already serial-equal: toolkit.tensor.gm_write keeps bytes a higher core wrote first.) A conflicting pair of
+writes meets, whatever the interleaving, when the second one is made: a launch where that never happened
+has no conflict and is not replayed.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ def start(bufs: Iterable[GmBuffer]) -> list[GmBuffer]:
     """Log the writes to ``bufs`` from now on (a lock-step launch begins)."""
     bufs = list({id(b): b for b in bufs}.values())
     for b in bufs:
-        b.race_log = []
+        b.race_log, b.race_seen = [], False
     return bufs
 
 
@@ -31,7 +33,7 @@ def finish(bufs: list[GmBuffer], diag: Diagnostics) -> None:
     """Judge the logged writes (the launch ended) and stop logging."""
     for b in bufs:
         log, b.race_log = b.race_log, None
-        if log:
+        if b.race_seen:             # two cores' writes met (else no write of the launch conflicts)
             _replay(b, log, diag)
 
 

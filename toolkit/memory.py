@@ -141,6 +141,7 @@ class GmBuffer:
         self.size = self.data.size
         self.writer = GmWriters(self.size)              # last writer core per byte, stored per range
         self.race_log: list | None = None               # writes of a lock-step launch (toolkit.gm_races)
+        self.race_seen = False                          # ... and whether two cores' writes met
 
     def writable(self) -> np.ndarray:
         """The bytes, to write into (a shared buffer is copied at its first write)."""

@@ -231,7 +231,8 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
     n = raw.size
     if buf.race_log is not None:
         buf.race_log.append((ctx.core_id, offset, offset + n, ctx.diag.position(ctx.core_id), kernel_frame()))
-        hit = True
+        hit = buf.writer.others(offset, offset + n, ctx.core_id)
+        buf.race_seen = buf.race_seen or hit is not None
     else:
         hit = buf.writer.others(offset, offset + n, ctx.core_id)
         if hit is not None:
