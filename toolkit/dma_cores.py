@@ -142,12 +142,21 @@ def _to_ub(sub: BatchCore, mv: _Move, alive: list, outcomes: dict) -> None:
                   lambda m, g: check_gm(g.buf, g.offset + int(rel.min()), gm_span, mv.api))
     if not alive:
         return
-    gidx = _block_index(rel, mv.length)
-    data = np.stack([g.buf.data[g.offset + gidx] for _, g in alive])
-    rows = [m.ub.core for m, _ in alive]
-    uidx = _block_index(mv.ub_starts, mv.length)
-    sub.ub.data2d[np.asarray(rows)[:, None], uidx[None, :]] = data
-    sub.ub.defined2d[np.asarray(rows)[:, None], uidx[None, :]] = True
+    if _run(rel, mv.length):
+        r0 = int(rel[0])
+        data = np.stack([g.buf.data[g.offset + r0:g.offset + r0 + total] for _, g in alive])
+    else:
+        gidx = _block_index(rel, mv.length)
+        data = np.stack([g.buf.data[g.offset + gidx] for _, g in alive])
+    rows = np.asarray([m.ub.core for m, _ in alive])
+    if _run(mv.ub_starts, mv.length):
+        u0 = int(mv.ub_starts[0])
+        sub.ub.data2d[rows, u0:u0 + total] = data
+        sub.ub.defined2d[rows, u0:u0 + total] = True
+    else:
+        uidx = _block_index(mv.ub_starts, mv.length)
+        sub.ub.data2d[rows[:, None], uidx[None, :]] = data
+        sub.ub.defined2d[rows[:, None], uidx[None, :]] = True
     where = kernel_frame()
     for m, g in alive:
         m.emit(Dma("GM2UB", mv.api, _int(mv.local.addr), g.buf.name, g.offset, _int(total), mv.n, _int(mv.length),

@@ -127,7 +127,13 @@ def _key_of_type(t: type) -> Callable[[Any], tuple]:
         return lambda a: ("t", tuple(arg_key(x) for x in a))
     if is_dataclass(t):
         names = tuple(f.name for f in fields(t))
-        return lambda a: ("d", t.__name__, tuple(arg_key(getattr(a, n)) for n in names))
+
+        def dataclass_key(a: Any) -> tuple:
+            values = tuple(getattr(a, n) for n in names)
+            if all(type(v) is int for v in values):          # the usual parameter block: plain ints
+                return ("d", t.__name__, values)
+            return ("d", t.__name__, tuple(arg_key(v) for v in values))
+        return dataclass_key
     if issubclass(t, CScalar):
         return lambda a: ("c", t.__name__, a.value)
     if issubclass(t, (ScalarRead, ScalarReadInt)):
