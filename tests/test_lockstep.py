@@ -13,7 +13,7 @@ from operators.simd_vf_story import registry as story_registry
 from operators.simd_vf_story.hostlib import run_module
 from tests.asc_support import event_key
 from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.dma import DataCopy, DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.launch import gm_alloc, launch, launch_mode
 from toolkit.machine import load_machine
 from toolkit.pipe import TBuf, TPipe, TPosition
@@ -72,16 +72,19 @@ def Scale(dst, src, rows, factor):
 
 def diverging_kernel(x, y):
     """Cores take different paths: odd cores scale twice; core 3 reads never-written UB (a warning-class
-    error on one core), core 5 runs off the end of UB (fatal, it alone aborts)."""
+    error on one core), core 5 runs off the end of UB (fatal, it alone aborts), core 6 writes past the end
+    of y (fatal, in a DMA the other cores share); a DataCopy and a padded DataCopyPad on every core."""
     core = GetBlockIdx()
     pipe = TPipe()
     buf = TBuf(TPosition.VECCALC)
     pipe.InitBuffer(buf, 4096)
     xg, yg = GlobalTensor(float), GlobalTensor(float)
     xg.SetGlobalBuffer(gm_cast(float, x) + core * 128, 128)
-    yg.SetGlobalBuffer(gm_cast(float, y) + core * 128, 128)
+    yg.SetGlobalBuffer(gm_cast(float, y) + (core * 128 if core != 6 else 960), 128)   # 960 + 128 > 8 * 128
     t = buf.Get(float)
     DataCopyPad(t, xg, DataCopyExtParams(1, 128 * 4, 0, 0, 0), DataCopyPadExtParams(False, 0, 0, 0))
+    DataCopy(t[640], xg, 64)
+    DataCopyPad(t[768], xg[core], DataCopyExtParams(2, 40, 8, 0, 0), DataCopyPadExtParams(True, 1, 1, 7.0))
     src = t if core != 3 else t[64]                      # core 3 reads a row nobody wrote
     Scale(t[256].GetPhyAddr(), src.GetPhyAddr(), 2, 2.0)
     if core % 2:
@@ -101,7 +104,8 @@ def test_divergence_diagnostics_and_aborts_equal_serial():
     assert (ya == yb).all()
     _same_launch(a, b)
     codes = {d.code: d.cores for d in b.diagnostics}
-    assert codes["UB_OUT_OF_BOUNDS"] == [5] and [c.core for c in b.cores if c.aborted] == [5]
+    assert codes["UB_OUT_OF_BOUNDS"] == [5] and codes["GM_OUT_OF_BOUNDS"] == [6]
+    assert [c.core for c in b.cores if c.aborted] == [5, 6]
     assert codes["UNDEFINED_READ"] == [3]
 
 

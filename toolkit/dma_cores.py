@@ -65,13 +65,22 @@ def _run_group(bctx: BatchCore, req: DmaRequest, reqs: list[DmaRequest]) -> dict
         return _core_by_core(bctx.members, mv, globs)          # padding filled per core (from its GM)
     bctx.ub.check(mv.entry[0], mv.entry[1], mv.api, align=32)
     outcomes: dict[int, KernelAbort] = {}
-    alive = _each(bctx.members, globs, outcomes,
-                  lambda m, g: _check_gm_blocks(g, mv.n, mv.gm_step, mv.length, mv.api))
+    reach = (min(0, (mv.n - 1) * mv.gm_step), max(0, (mv.n - 1) * mv.gm_step) + mv.length)
+    if mv.n <= 0 or mv.length <= 0 or _inside(globs, *reach):    # no core can break the footprint rule
+        alive = list(zip(bctx.members, globs))
+    else:
+        alive = _each(bctx.members, globs, outcomes,
+                      lambda m, g: _check_gm_blocks(g, mv.n, mv.gm_step, mv.length, mv.api))
     if alive and mv.n and mv.length:
         sub = bctx if len(alive) == len(bctx.members) else BatchCore([m for m, _ in alive], bctx.ub.data2d,
                                                                       bctx.ub.defined2d)
         (_to_ub if mv.to_ub else _to_gm)(sub, mv, alive, outcomes)
     return outcomes
+
+
+def _inside(globs: list[GlobalTensor], lo: int, hi: int) -> bool:
+    """Every core's GM bytes [offset + lo, offset + hi) lie in its buffer (then no bounds report fires)."""
+    return all(g.buf is not None and g.offset + lo >= 0 and g.offset + hi <= g.buf.size for g in globs)
 
 
 def _each(members: list, globs: list, outcomes: dict, fn: Callable) -> list[tuple[Any, GlobalTensor]]:
@@ -98,13 +107,20 @@ def _spans(mv: _Move) -> tuple[int, int, np.ndarray]:
     return lo, int(mv.ub_starts.max()) - lo + mv.length, mv.gm_step * np.arange(mv.n, dtype=np.int64)
 
 
+def _gm_span_checked(mv: _Move, rel: np.ndarray, alive: list, outcomes: dict) -> list:
+    """The GM span check of dma._ub_to_gm / _gm_to_ub, per core; the cores it stops drop out."""
+    lo, span = int(rel.min()), int(rel.max() - rel.min()) + mv.length
+    if _inside([g for _, g in alive], lo, lo + span):
+        return alive
+    return _each([m for m, _ in alive], [g for _, g in alive], outcomes,
+                 lambda m, g: check_gm(g.buf, g.offset + lo, span, mv.api))
+
+
 def _to_gm(sub: BatchCore, mv: _Move, alive: list, outcomes: dict) -> None:
     """UB->GM for the cores in ``sub`` (the steps of dma._ub_to_gm, in its order)."""
     lo, span, rel = _spans(mv)
     sub.ub.check(lo, span, mv.api)
-    gm_span = int(rel.max() - rel.min()) + mv.length
-    alive = _each([m for m, _ in alive], [g for _, g in alive], outcomes,
-                  lambda m, g: check_gm(g.buf, g.offset + int(rel.min()), gm_span, mv.api))
+    alive = _gm_span_checked(mv, rel, alive, outcomes)
     if not alive:
         return
     rows = [m.ub.core for m, _ in alive]
@@ -137,9 +153,7 @@ def _to_ub(sub: BatchCore, mv: _Move, alive: list, outcomes: dict) -> None:
     lo, span, rel = _spans(mv)           # a contiguous move: the span is the total, as dma._gm_to_ub checks
     total = mv.n * mv.length
     sub.ub.check(lo, span, mv.api)
-    gm_span = int(rel.max() - rel.min()) + mv.length
-    alive = _each([m for m, _ in alive], [g for _, g in alive], outcomes,
-                  lambda m, g: check_gm(g.buf, g.offset + int(rel.min()), gm_span, mv.api))
+    alive = _gm_span_checked(mv, rel, alive, outcomes)
     if not alive:
         return
     if _run(rel, mv.length):
