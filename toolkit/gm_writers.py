@@ -65,6 +65,8 @@ class GmWriters(NDArrayOperatorsMixin):
         if lo >= hi:
             return
         i, j = self._span(lo, hi)
+        if i == j and core != NOBODY and self._touch(i, lo, hi, core):
+            return
         a, b = max(i - 1, 0), min(j + 1, len(self._starts))
         segs = [(self._starts[k], self._ends[k], self._cores[k]) for k in range(a, i)]
         if i < j and self._starts[i] < lo:
@@ -84,6 +86,25 @@ class GmWriters(NDArrayOperatorsMixin):
         self._starts[a:b] = [m[0] for m in merged]
         self._ends[a:b] = [m[1] for m in merged]
         self._cores[a:b] = [m[2] for m in merged]
+
+    def _touch(self, i: int, lo: int, hi: int, core: int) -> bool:
+        """[lo, hi) overlaps no range and sits before range ``i``: grow a neighbour of the same core that
+        it touches (the common case: a core writing row after row), else insert it. Always True."""
+        starts, ends, cores = self._starts, self._ends, self._cores
+        left = i > 0 and ends[i - 1] == lo and cores[i - 1] == core
+        right = i < len(starts) and starts[i] == hi and cores[i] == core
+        if left and right:
+            ends[i - 1] = ends[i]
+            del starts[i], ends[i], cores[i]
+        elif left:
+            ends[i - 1] = hi
+        elif right:
+            starts[i] = lo
+        else:
+            starts.insert(i, lo)
+            ends.insert(i, hi)
+            cores.insert(i, core)
+        return True
 
     def ranges(self) -> list[tuple[int, int, int]]:
         """Every written run: (start, end, core), in address order."""
