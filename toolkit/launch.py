@@ -94,7 +94,7 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
         if isinstance(a, GmPtr):
             a.buf.writer[:] = -1
     shared: dict = {}                       # the launch's interned VF streams (see CoreContext.intern_stream)
-    if mode == "lockstep":
+    if mode == "lockstep" and block_num > 1:      # one core: nothing to share, the serial loop is the same run
         from . import gm_races
         from .lockstep import launch_cores
         from .regbase.vf import run_vf_request

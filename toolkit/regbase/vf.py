@@ -30,6 +30,9 @@ class _Loop:
         self.plts: list[tuple[int, Any, Any, int]] = []   # (record index, site, count_in, iteration)
 
 
+_new_instr = tuple.__new__           # an Instr from all its fields, without NamedTuple.__new__'s frame
+
+
 class VfRecorder:
     """Instruction stream and register bookkeeping of one VF instance."""
 
@@ -53,7 +56,7 @@ class VfRecorder:
     def emit(self, opcode: str, dst: int = -1, srcs: tuple = (), aux: Any = None, *, mask: int = -1,
              dist: str | None = None, ub_addr: int = -1, ub_bytes: int = 0) -> None:
         """Append one :class:`~toolkit.events.Instr` (its loop context is the current nesting depth)."""
-        self.instrs.append(Instr(opcode, dst, srcs, aux, mask, dist, ub_addr, ub_bytes, len(self.loops)))
+        self.instrs.append(_new_instr(Instr, (opcode, dst, srcs, aux, mask, dist, ub_addr, ub_bytes, len(self.loops))))
 
     def declare(self, kind: str, obj: Any = None) -> None:
         """One more register of ``kind`` alive (``undeclare`` when it dies: the C++ route's destructors)."""
