@@ -209,3 +209,34 @@ def test_rewrite_keeps_lines_and_finds_launches_and_loops():
     assert "'continue'" in r.loops[0].reason
     assert "::__asc::launch_kernel(\"k<4>\"" in body and ".next(true)" in body
     assert os.path.basename(r.text.split("\n", 1)[0].split('"')[1]) == "y.asc"
+
+
+@needs_compiler
+def test_run_shows_launches_done_on_a_terminal_and_erases_the_line(sample, monkeypatch):
+    """A long `run` on a terminal shows `running NAME: N launch(es) done, elapsed`, erased before the report."""
+    import contextlib
+    import io
+    import pty
+    import sys
+
+    from toolkit import progress
+    master, slave = pty.openpty()
+    stream = os.fdopen(slave, "w")
+    os.set_blocking(master, False)
+    monkeypatch.setattr(progress, "DELAY_S", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL_S", 0.0)
+    monkeypatch.setattr(sys, "stderr", stream)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            assert main(["run", str(sample)]) == 0
+        shown = b""
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(master, 65536):
+                shown += chunk
+    finally:
+        stream.close()
+        os.close(master)
+    text = shown.decode()
+    assert "running scale.asc: 0 launch(es) done" in text
+    assert text.endswith("\r") and text.rsplit("\r", 2)[-2].strip() == ""
+    assert "launch 0: scale <<<1>>>" in out.getvalue()

@@ -49,8 +49,11 @@ def _duration(seconds: float) -> str:
     return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
 
 
-def render(done: float, total: float, unit: str, elapsed: float, note: str = "") -> str:
-    """``note: done/total unit (pct%), rate unit/s, time left`` (rate and time left once known)."""
+def render(done: float, total: float | None, unit: str, elapsed: float, note: str = "") -> str:
+    """``note: done/total unit (pct%), rate unit/s, time left`` (rate and time left once known);
+    ``total`` None (not known ahead, e.g. the launches of a program): ``note: done unit done``."""
+    if total is None:
+        return f"{note + ': ' if note else ''}{done:,.0f} {unit} done, {_duration(elapsed)} elapsed"
     pct = 100.0 * done / total if total else 100.0
     text = f"{note + ': ' if note else ''}{done:,.0f}/{total:,.0f} {unit} ({pct:.0f}%)"
     if done > 0 and elapsed > 0:
@@ -64,7 +67,7 @@ class ProgressLine:
     :meth:`ticking` also redraws it from a background thread, so the elapsed time (and the line
     itself) shows while a long launch reports nothing."""
 
-    def __init__(self, total: float, unit: str, stream: TextIO | None = None,
+    def __init__(self, total: float | None, unit: str, stream: TextIO | None = None,
                  clock: Callable[[], float] = time.monotonic):
         self.total, self.unit = total, unit
         self.stream = stream if stream is not None else sys.stderr

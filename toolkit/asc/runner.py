@@ -8,6 +8,7 @@ is removed afterwards: the directory the program believes it was built into.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -96,7 +97,8 @@ def _run_in(run_dir: Path, built: Built, args: list[str], timeout, trace: bool, 
         os.close(status_w)
     timed_out = False
     try:
-        out, err = proc.communicate(timeout=timeout)
+        with _progress(built, results):
+            out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
         try:
@@ -113,6 +115,33 @@ def _run_in(run_dir: Path, built: Built, args: list[str], timeout, trace: bool, 
     status_text = _read_all(status_r)
     records = _records(results)
     return _result(built, proc.returncode, out, err, records, status_text, timed_out, timeout)
+
+
+@contextlib.contextmanager
+def _progress(built: Built, results: Path):
+    """On a terminal, after 2 s: ``running NAME: N launch(es) done, elapsed`` (the child appends one
+    record per finished launch to ``results``; they are counted when the file grows)."""
+    from ..progress import ProgressLine
+    line = ProgressLine(None, "launch(es)")
+    line.note = f"running {built.source.name}"
+    seen = [-1]
+
+    def poll() -> None:
+        try:
+            size = results.stat().st_size
+        except OSError:
+            return
+        if size != seen[0]:
+            seen[0] = size
+            line.done = sum(1 for r in _records(results) if r.get("kind") == "launch")
+
+    if not line.enabled:
+        yield
+        return
+    draw = line.draw
+    line.draw = lambda: (poll(), draw())           # the ticking thread polls before each redraw
+    with line.ticking():
+        yield
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
