@@ -240,3 +240,14 @@ def test_run_shows_launches_done_on_a_terminal_and_erases_the_line(sample, monke
     assert "running scale.asc: 0 launch(es) done" in text
     assert text.endswith("\r") and text.rsplit("\r", 2)[-2].strip() == ""
     assert "launch 0: scale <<<1>>>" in out.getvalue()
+
+
+@needs_compiler
+def test_a_launch_with_more_cores_than_ubs_can_be_mapped_is_one_line_and_a_failed_gate(tmp_path, capsys):
+    src = write(tmp_path, "wide.asc", KERNEL.replace("scale<<<1, nullptr, nullptr>>>", "scale<<<40000, nullptr, nullptr>>>")
+                .replace('#include "params.h"', "#define OP Muls\n#define SCALE 2.0f\n#define EXIT_STATUS 0"))
+    code, out, _ = _cli("run", str(src), capsys=capsys)
+    assert code == 1
+    line = next(ln for ln in out.splitlines() if "UNSUPPORTED_API on the host" in ln)
+    assert f"{src}:" in line and "scale<<<40000>>>" in line and "more cores than it can map" in line
+    assert "0 launch(es); FAIL" in out and "Traceback" not in out

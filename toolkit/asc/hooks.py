@@ -190,16 +190,24 @@ def launch_arg(handle: int, index: int, addr: int, dtype: int) -> None:
 
 
 def launch_run(handle: int, body: int) -> None:
-    _prog().objects[handle].run(body)
+    state = _prog().objects[handle]
+    try:
+        state.run(body)
+    except OSError as err:                    # more cores than UBs the address space can hold
+        state.failed = True
+        _prog().host_error(f"{state.name}<<<{state.block_dim}>>>: {err} (the emulator maps a UB per core; "
+                           f"this launch has more cores than it can map)", "", state.where)
 
 
 def launch_end(handle: int) -> None:
     from .record import launch_record
     prog = _prog()
     state = prog.drop(handle)
+    prog.launch = None
+    if getattr(state, "failed", False):
+        return
     prog.launches += 1
     prog.write(launch_record(state, prog))
-    prog.launch = None
 
 
 # -- device memory (ACL) -----------------------------------------------------------------------------
