@@ -18,7 +18,8 @@ from .batch import BatchCore
 from .diagnostics import SOURCE_LOCATION, KernelAbort, kernel_frame
 from .dma import _block_index, _check_gm_blocks, _int, _Move, _perform, _plan_copy, _plan_copy_pad, _run, DataCopy
 from .events import Dma
-from .runtime import running
+from .lockstep import arg_key
+from .runtime import enter, leave
 from .tensor import GlobalTensor, check_gm, gm_write
 
 
@@ -32,9 +33,8 @@ class DmaRequest:
     key: tuple = field(default=())
 
     def make_key(self) -> tuple:
-        from .lockstep import arg_key
-        return (id(self.fn), self.where, tuple(_gm_key(a) if isinstance(a, GlobalTensor) else arg_key(a)
-                                               for a in self.args))
+        return (self.fn, self.where, tuple(_gm_key(a) if type(a) is GlobalTensor else arg_key(a)
+                                           for a in self.args))
 
     def run_group(self, bctx: BatchCore, reqs: list["DmaRequest"]) -> dict[int, KernelAbort]:
         token = SOURCE_LOCATION.set(self.where)
@@ -45,7 +45,7 @@ class DmaRequest:
 
 
 def _gm_key(g: GlobalTensor) -> tuple:
-    return ("G", id(g.buf), g.dtype.str)
+    return ("G", id(g.buf), g.dtype)
 
 
 def _glob(req: DmaRequest) -> GlobalTensor:
@@ -87,12 +87,14 @@ def _each(members: list, globs: list, outcomes: dict, fn: Callable) -> list[tupl
     """Run ``fn(core, its GM tensor)`` on each core as that core; the ones a fatal rule stops drop out."""
     alive = []
     for m, g in zip(members, globs):
+        token = enter(m)
         try:
-            with running(m):
-                fn(m, g)
+            fn(m, g)
             alive.append((m, g))
         except KernelAbort as stop:
             outcomes[m.core_id] = stop
+        finally:
+            leave(token)
     return alive
 
 
@@ -133,7 +135,8 @@ def _to_gm(sub: BatchCore, mv: _Move, alive: list, outcomes: dict) -> None:
     contiguous_gm = _run(rel, mv.length)
     where = kernel_frame()
     for k, (m, g) in enumerate(alive):
-        with running(m):
+        token = enter(m)                          # the per-core steps run as that core
+        try:
             if not ok[k]:
                 missing = int((~shadow[k]).sum())
                 first = int(idx[int(np.argmin(shadow[k]))])
@@ -144,6 +147,8 @@ def _to_gm(sub: BatchCore, mv: _Move, alive: list, outcomes: dict) -> None:
             else:
                 for b in range(mv.n):
                     gm_write(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
+        finally:
+            leave(token)
         m.emit(Dma("UB2GM", mv.api, _int(mv.local.addr), g.buf.name, g.offset, _int(total), mv.n, _int(mv.length),
                    where))
 

@@ -118,9 +118,9 @@ def _float_key(a: Any) -> tuple:
 def _key_of_type(t: type) -> Callable[[Any], tuple]:
     """How to key a value of type ``t`` (chosen once per type: the calls are on the hot path)."""
     if issubclass(t, UbPtr):
-        return lambda a: ("p", a.addr, a.dtype.str)
+        return lambda a: ("p", a.addr, a.dtype)
     if issubclass(t, LocalTensor):
-        return lambda a: ("L", a.addr, a.dtype.str, a.count, a.position)
+        return lambda a: ("L", a.addr, a.dtype, a.count, a.position)
     if issubclass(t, Enum):
         return lambda a: ("e", t.__name__, a.name)
     if issubclass(t, (list, tuple)):
@@ -130,9 +130,10 @@ def _key_of_type(t: type) -> Callable[[Any], tuple]:
 
         def dataclass_key(a: Any) -> tuple:
             values = tuple(getattr(a, n) for n in names)
-            if all(type(v) is int for v in values):          # the usual parameter block: plain ints
-                return ("d", t.__name__, values)
-            return ("d", t.__name__, tuple(arg_key(v) for v in values))
+            # the usual parameter block: ints and bools (C++ struct fields convert them alike)
+            if all(type(v) is int or type(v) is bool for v in values):
+                return ("d", t, values)
+            return ("d", t, tuple(arg_key(v) for v in values))
         return dataclass_key
     if issubclass(t, CScalar):
         return lambda a: ("c", t.__name__, a.value)
