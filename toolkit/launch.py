@@ -15,6 +15,7 @@ import numpy as np
 
 from .diagnostics import Diagnostic, Diagnostics, KernelAbort
 from .events import BufferInit
+from .gcpause import no_cycle_collection
 from .machine import Machine, load_machine
 from .memory import GmBuffer
 from .progress import core_done
@@ -94,6 +95,17 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
         if isinstance(a, GmPtr):
             a.buf.writer[:] = -1
     shared: dict = {}                       # the launch's interned VF streams (see CoreContext.intern_stream)
+    with no_cycle_collection():
+        runs = _run_cores(kernel, block_num, args, machine, diag, shared, mode)
+    cores = [CoreRun(ctx.core_id, fuse_vfs(ctx.events) if vf_fusion else ctx.events, aborted)
+             for ctx, aborted in runs]
+    diag.finalize()
+    return LaunchResult(name or getattr(kernel, "__name__", "kernel"), block_num, cores, diag, machine)
+
+
+def _run_cores(kernel: Callable[..., None], block_num: int, args: Sequence[Any], machine: Machine,
+               diag: Diagnostics, shared: dict, mode: str) -> list:
+    """(context, abort diagnostic or None) of every core, run in ``mode``."""
     if mode == "lockstep" and block_num > 1:      # one core: nothing to share, the serial loop is the same run
         from . import gm_races
         from .lockstep import launch_cores
@@ -109,10 +121,7 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
     else:
         runs = [_serial_core(kernel, args, CoreContext(machine, block, block_num, diag, shared=shared))
                 for block in range(block_num)]
-    cores = [CoreRun(ctx.core_id, fuse_vfs(ctx.events) if vf_fusion else ctx.events, aborted)
-             for ctx, aborted in runs]
-    diag.finalize()
-    return LaunchResult(name or getattr(kernel, "__name__", "kernel"), block_num, cores, diag, machine)
+    return runs
 
 
 def _serial_core(kernel: Callable[..., None], args: Sequence[Any], ctx: CoreContext):

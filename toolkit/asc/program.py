@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..diagnostics import Diagnostic, Diagnostics, KernelAbort
+from ..gcpause import no_cycle_collection
 from ..launch import CoreRun, LaunchResult
 from ..machine import Machine
 from ..memory import GmBuffer
@@ -71,24 +72,30 @@ class LaunchState:
                 self._finish_core(ctx, bool(lib.run_core(body, ctx.core_id)))
 
         try:
-            if prog.mode == "lockstep" and n > 1:
-                from .. import gm_races
-                from ..lockstep import Scheduler
-                from ..regbase.vf import run_vf_request
-                sched = Scheduler(ctxs, prog.ub.rows(n), defined, run_vf_request, on_switch=switch)
-                logged = gm_races.start(prog.arena.buffers())
-                try:
-                    sched.run(one_core)
-                finally:
-                    gm_races.finish(logged, self.diag)
-                self.execution = {"mode": "lockstep", **sched.stats}
-            else:
-                for ctx in ctxs:
-                    switch(ctx.core_id)
-                    one_core(ctx)
+            with no_cycle_collection():
+                self._run_cores(ctxs, one_core, switch, defined)
         finally:
             lib.set_core(-1, 0)
         self.cores.sort(key=lambda r: r.core)
+
+    def _run_cores(self, ctxs: list, one_core, switch, defined) -> None:
+        """Every core: in lock-step (greenlets, toolkit.lockstep) or one after another."""
+        prog, n = self.prog, self.block_dim
+        if prog.mode != "lockstep" or n == 1:
+            for ctx in ctxs:
+                switch(ctx.core_id)
+                one_core(ctx)
+            return
+        from .. import gm_races
+        from ..lockstep import Scheduler
+        from ..regbase.vf import run_vf_request
+        sched = Scheduler(ctxs, prog.ub.rows(n), defined, run_vf_request, on_switch=switch)
+        logged = gm_races.start(prog.arena.buffers())
+        try:
+            sched.run(one_core)
+        finally:
+            gm_races.finish(logged, self.diag)
+        self.execution = {"mode": "lockstep", **sched.stats}
 
     def _finish_core(self, ctx: CoreContext, aborted: bool) -> None:
         abort = ctx.abort_diag

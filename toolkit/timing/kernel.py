@@ -16,11 +16,10 @@ again) keeps every slice. The figures are those of every core simulated in detai
 from __future__ import annotations
 
 import bisect
-import gc
-from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable
 
 from ..events import PIPE_MTE2, PIPE_MTE3
+from ..gcpause import no_cycle_collection
 from ..machine import Machine
 from .core import CoreTiming, rebind
 
@@ -169,20 +168,6 @@ def _groups(streams: list[tuple[int, list]], key: Callable[[list], object] | Non
     return member, reps
 
 
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector: the simulation allocates many small acyclic objects (slices,
-    time tuples), freed by reference counting, while the launch's events make a large heap that every
-    full collection would walk again. Restored on the way out."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def simulate_launch(core_fn: CoreFn, streams: list[tuple[int, list]], machine: Machine,
                     key: Callable[[list], object] | None = None) -> list[CoreTiming]:
     """Timing of every core of a launch (``streams``: (core id, events)) with shared GM bandwidth.
@@ -192,7 +177,7 @@ def simulate_launch(core_fn: CoreFn, streams: list[tuple[int, list]], machine: M
     member (equal timings put equal load on GM, so they also get equal concurrency: exact, as the
     load profiles sum whole bytes and core counts), and each other member gets the group's timing
     with its own core id and VF events (:func:`toolkit.timing.core.rebind`)."""
-    with _no_cycle_collection():
+    with no_cycle_collection():
         return _fixed_point(core_fn, streams, machine, key)
 
 
