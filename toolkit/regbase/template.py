@@ -24,15 +24,8 @@ class TArgs:
     enums: tuple = ()
     trait: CastTrait | None = None
 
-    def __post_init__(self) -> None:
-        # enum lookups happen several times per API call: by exact class from a dict
-        object.__setattr__(self, "_by_class", {type(e): e for e in reversed(self.enums)})
-
     def enum(self, cls: type, default: Any = None) -> Any:
-        got = self._by_class.get(cls)
-        if got is not None:
-            return got
-        for e in self.enums:                     # a base class asked for
+        for e in self.enums:
             if isinstance(e, cls):
                 return e
         return default
