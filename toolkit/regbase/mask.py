@@ -16,7 +16,10 @@ def _fill_nibbles(rec) -> bool:
 
 def bits_for_lanes(active: np.ndarray, width: int, nibble: bool) -> np.ndarray:
     """Predicate bits (1 or B, 256) for per-element flags (lanes,) or (1 or B, lanes) at width ``width``."""
-    active = np.asarray(active).reshape(-1, np.shape(active)[-1])
+    if type(active) is not np.ndarray:
+        active = np.asarray(active)
+    if active.ndim != 2:
+        active = active.reshape(-1, active.shape[-1])
     bits = np.zeros((active.shape[0], VL), dtype=bool)
     n = active.shape[1]
     if nibble or width == 1:

@@ -209,11 +209,12 @@ class RegTensor:
 
     def set(self, values: np.ndarray, lane_def: np.ndarray | None, rec, width: int | None = None) -> None:
         """Write a new value ((B or 1, lanes) of any dtype, 256 B a row) and its per-lane definedness."""
-        values = np.asarray(values)
+        if type(values) is not np.ndarray:
+            values = np.asarray(values)
         rows = rec.batch
-        if values.ndim == 1 or values.shape[0] != rows:
+        if values.ndim != 2 or values.shape[0] != rows:
             values = np.broadcast_to(values.reshape(-1, values.shape[-1]), (rows, values.shape[-1]))
-        self.raw = np.ascontiguousarray(values).view(np.uint8)
+        self.raw = (values if values.flags.c_contiguous else np.ascontiguousarray(values)).view(np.uint8)
         if lane_def is None or lane_def.all():
             self.defined = None
         else:

@@ -87,7 +87,8 @@ class VfRecorder:
     def loop_iteration(self, loop: _Loop) -> None:
         """Start of the next iteration of ``loop`` (the innermost open loop)."""
         loop.iteration += 1
-        self.instrs.append(Instr(ITER, -1, (), len(self.loops), loop=len(self.loops)))
+        depth = len(self.loops)
+        self.instrs.append(_new_instr(Instr, (ITER, -1, (), depth, -1, None, -1, 0, depth)))
 
     def loop_exit(self, trips: int | None = None) -> None:
         loop = self.loops.pop()
