@@ -10,7 +10,7 @@ from toolkit.outputs import OutputPlan
 from toolkit.machine import load_machine
 from toolkit.timing.model import TimingModel
 from toolkit.views.cycles import compare_cycles_table, cycle_summary
-from toolkit.views.ub_report import compare_table
+from toolkit.views.ub_report import compare_table, gate_lines
 
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
 
@@ -126,12 +126,7 @@ def _report_text(runs: dict) -> str:
         lines.append(run.header())
         for comp in run.compares.values():
             lines.extend(comp.lines)
-        for d in run.launch.diagnostics:
-            lines.append(d.one_line())
-        if not run.ub.fits:
-            lines.append(f"UB plan {run.ub.total_bytes} B exceeds the budget {run.ub.budget_bytes} B")
-        lines.append("PASS" if run.passed else "FAIL")
-        lines.append("")
+        lines.extend(gate_lines(run.launch.diagnostics, run.ub, run.passed))
     lines.append("UB budget (bytes)")
     lines.append(compare_table({b: r.ub for b, r in runs.items()}))
     return "\n".join(lines)

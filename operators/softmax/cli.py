@@ -8,7 +8,7 @@ from toolkit.machine import load_machine
 from toolkit.outputs import OutputPlan
 from toolkit.timing.model import TimingModel
 from toolkit.views.cycles import compare_cycles_table, cycle_summary
-from toolkit.views.ub_report import compare_table
+from toolkit.views.ub_report import compare_table, gate_lines
 
 from .common import SINGLE_CORE_M, TOTAL_M, TOTAL_N
 
@@ -83,12 +83,7 @@ def _text(runs: dict, cycles: dict, machine) -> str:
         c = run.check64
         lines.append(f"float64 softmax: max abs error {c.worst_error:.3g} at {c.worst_index}, {c.failures} over "
                      f"1e-3")
-        for d in run.launch.diagnostics:
-            lines.append(d.one_line())
-        if not run.ub.fits:
-            lines.append(f"UB plan {run.ub.total_bytes} B exceeds the budget {run.ub.budget_bytes} B")
-        lines.append("PASS" if run.passed else "FAIL")
-        lines.append("")
+        lines.extend(gate_lines(run.launch.diagnostics, run.ub, run.passed))
     lines.append("UB plan (bytes)")
     lines.append(compare_table({v: r.ub for v, r in runs.items()}))
     lines.append("")

@@ -35,6 +35,15 @@ def ub_report(events: list, budget_bytes: int, max_ub_factor: int | None = None)
     return UbReport(rows, sum(r["bytes"] for r in rows), budget_bytes, max_ub_factor)
 
 
+def gate_lines(diagnostics, ub: UbReport, passed: bool) -> list[str]:
+    """The lines that close one run of a text report: each diagnostic, the plan when it is over the
+    budget, the verdict and a blank line."""
+    lines = [d.one_line() for d in diagnostics]
+    if not ub.fits:
+        lines.append(f"UB plan {ub.total_bytes} B exceeds the budget {ub.budget_bytes} B")
+    return lines + ["PASS" if passed else "FAIL", ""]
+
+
 def _cell(row: dict | None) -> str:
     return "-" if row is None else f"{row['num']} x {row['bytes_each']} = {row['bytes']}"
 
