@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from host import binio
 from host.launch import LaunchResult, dry_run, gm_alloc, launch
 from toolkit.golden import CheckResult, check_abs
 from toolkit.machine import Machine, load_machine
@@ -51,27 +52,17 @@ def softmax64(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def write_case(directory: str, x: np.ndarray, golden: np.ndarray) -> None:
-    """``DIR/input/input_x.bin`` and ``DIR/output/golden.bin``, raw little-endian float32."""
-    for sub, name, arr in (("input", "input_x.bin", x), ("output", "golden.bin", golden)):
-        os.makedirs(os.path.join(directory, sub), exist_ok=True)
-        np.asarray(arr, "<f4").tofile(os.path.join(directory, sub, name))
-
-
 def read_case(directory: str, shape: SoftmaxShape) -> tuple[np.ndarray, np.ndarray]:
-    """The sample's input and golden files from ``directory`` (e.g. a hardware run's)."""
+    """The sample's input and golden files from ``directory`` (e.g. a hardware run's), read as every
+    ``--data-dir`` file is (``host.binio.read_bin``: a missing, unreadable, non-regular or wrong-size
+    file is BadInput naming it; a FIFO is never waited on)."""
     n = shape.totalM * shape.totalN
-    out = []
-    for rel in ("input/input_x.bin", "output/golden.bin"):
-        path = os.path.join(directory, rel)
-        try:
-            arr = np.fromfile(path, dtype="<f4")
-        except OSError as err:
-            raise BadInput(f"Read input/golden failed: {path}: {err.strerror or err}") from None
-        if arr.size != n:
-            raise BadInput(f"{path}: {arr.size * 4} B, expected {n * 4} B for x[{shape.totalM}, {shape.totalN}]")
-        out.append(arr.astype(np.float32).reshape(shape.totalM, shape.totalN))
-    return out[0], out[1]
+    try:
+        x, golden = (binio.read_bin(os.path.join(directory, rel), np.float32, n).reshape(shape.totalM, shape.totalN)
+                     for rel in ("input/input_x.bin", "output/golden.bin"))
+    except binio.BadInput as err:
+        raise BadInput(str(err)) from None
+    return x, golden
 
 
 def _g(v: float) -> str:
