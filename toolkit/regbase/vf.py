@@ -126,7 +126,6 @@ class VfRecorder:
                            f"(StoreUnAlignPost missing): UB [{ureg.pending_addr}, "
                            f"{ureg.pending_addr + pending}) is never written",
                            address=ureg.pending_addr, size=int(pending), where=ureg.site)
-        d = self.declared
         regs = self.machine.params["registers"]
         d = self.peak
         if d["reg"] > regs["reg_tensor"] or d["mask"] > regs["mask_reg"]:
