@@ -16,7 +16,7 @@ import numpy as np
 
 from host import binio
 from host.launch import LaunchResult, dry_run, gm_alloc, launch
-from toolkit.golden import CheckResult, check_abs
+from toolkit.golden import MAX_MISMATCH_LINES, CheckResult, CompareResult, check_abs
 from toolkit.machine import Machine, load_machine
 from toolkit.views.ub_report import UbReport, ub_report
 
@@ -28,7 +28,6 @@ VARIANTS = {
     "3_multi_row": ("multi_row", "KernelSoftmaxMultiRow", 1),
     "7_merged_vf_direct": ("merged_vf_direct", "KernelSoftmaxMergedVfDirect", 2),
 }
-MAX_MISMATCH_LINES = 20
 SEED = 42
 
 
@@ -70,28 +69,10 @@ def _g(v: float) -> str:
     return f"{float(v):g}"
 
 
-@dataclass
-class FloatCompare:
-    """The sample's ``CompareFloat(name, out, golden, tol)``: errors, first max diff, printed lines."""
-
-    errors: int
-    max_diff: float
-    max_diff_index: int
-    precision: float
-    lines: list[str] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        return self.errors == 0
-
-    def to_json(self) -> dict:
-        return {"errors": self.errors, "max_diff": self.max_diff, "max_diff_index": self.max_diff_index,
-                "precision": self.precision}
-
-
-def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = COMPARE_TOL) -> FloatCompare:
+def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = COMPARE_TOL) -> CompareResult:
     """``diff = |actual - golden|`` in float; ``diff > tol`` is an error; a strictly larger diff moves
-    the max (first occurrence wins); NaN diffs fail both comparisons (neither error nor max)."""
+    the max (first occurrence wins); NaN diffs fail both comparisons (neither error nor max). Numbers in iostream
+    default formatting; the result is a :class:`toolkit.golden.CompareResult`, as ``CompareBf16``'s."""
     a = np.asarray(actual, np.float32).ravel()
     g = np.asarray(golden, np.float32).ravel()
     n = g.size
@@ -107,7 +88,8 @@ def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float =
     lines = [f"{name} mismatch index {i}, expected {_g(g[i])}, actual {_g(a[i])}, diff {_g(diff[i])}"
              for i in bad[:MAX_MISMATCH_LINES]]
     lines.append(f"{name} precision {_g(precision)}%, errors {errors}, max diff {_g(max_diff)} at {idx}")
-    return FloatCompare(errors, max_diff, idx, precision, lines)
+    return CompareResult(name=name, n=n, errors=errors, max_diff=max_diff, max_diff_index=idx, precision=precision,
+                         lines=lines, passed=errors == 0)
 
 
 def kernel_class(variant: str) -> type:
@@ -162,7 +144,7 @@ class VariantRun:
     step: int
     shape: SoftmaxShape
     launch: LaunchResult
-    compare: FloatCompare
+    compare: CompareResult
     check64: CheckResult
     ub: UbReport
     output: np.ndarray = field(repr=False, default=None)
