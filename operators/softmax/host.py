@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ from host import binio
 from host.launch import LaunchResult, dry_run, gm_alloc, launch
 from toolkit.golden import MAX_MISMATCH_LINES, CheckResult, CompareResult, check_abs
 from toolkit.machine import Machine, load_machine
+from toolkit.tensor import LocalTensor
 from toolkit.views.ub_report import UbReport, ub_report
 
 from .common import COMPARE_TOL, TILE_LEN, SoftmaxShape, make_entry
@@ -92,15 +93,18 @@ def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float =
                          lines=lines, passed=errors == 0)
 
 
+def variant_module(variant: str):
+    """The variant's kernel module (its ``STEP`` and kernel class)."""
+    return importlib.import_module(f"{__package__}.{VARIANTS[variant][0]}")
+
+
 def kernel_class(variant: str) -> type:
-    module, cls, _ = VARIANTS[variant]
-    return getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+    return getattr(variant_module(variant), VARIANTS[variant][1])
 
 
 def variant_shape(variant: str, base: SoftmaxShape = SoftmaxShape()) -> SoftmaxShape:
     """The template arguments the sample instantiates the variant with (7 doubles tileLen)."""
-    factor = VARIANTS[variant][2]
-    return SoftmaxShape(base.totalM, base.totalN, base.singleCoreM, base.singleCoreN, base.tileLen * factor)
+    return replace(base, tileLen=base.tileLen * VARIANTS[variant][2])
 
 
 def envelope_violations(shape: SoftmaxShape) -> list[str]:
@@ -134,7 +138,7 @@ def ub_plan(variant: str, shape: SoftmaxShape, machine: Machine) -> UbReport:
         return rep
     op = holder["op"]
     rows = [{"name": k, "position": v.position, "num": 1, "bytes_each": v.count * 4, "bytes": v.count * 4,
-             "addr": v.addr} for k, v in vars(op).items() if type(v).__name__ == "LocalTensor"]
+             "addr": v.addr} for k, v in vars(op).items() if isinstance(v, LocalTensor)]
     return UbReport(rows, max(r["addr"] + r["bytes"] for r in rows), machine.ub_budget_bytes)
 
 
@@ -170,8 +174,8 @@ def run_variant(variant: str, x: np.ndarray, golden: np.ndarray, base: SoftmaxSh
     out = gy.buf.as_array(np.float32).reshape(x.shape).copy()
     compare = CompareFloat("output", out, golden, COMPARE_TOL)
     check = check_abs(out, softmax64(x), COMPARE_TOL)
-    step = importlib.import_module(f"{__package__}.{VARIANTS[variant][0]}").STEP
-    return VariantRun(variant, step, shape, result, compare, check, ub_plan(variant, shape, machine), out)
+    return VariantRun(variant, variant_module(variant).STEP, shape, result, compare, check,
+                      ub_plan(variant, shape, machine), out)
 
 
 def variant_json(run: VariantRun) -> dict[str, Any]:

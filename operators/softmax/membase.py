@@ -15,7 +15,7 @@ from toolkit.sync import PipeBarrier, PipeType
 
 from .common import ReadUbFloat, SoftmaxKernelBase
 
-STEP, NAME = 0, "0_membase"
+STEP = 0
 
 
 class KernelSoftmaxMemBase(SoftmaxKernelBase):

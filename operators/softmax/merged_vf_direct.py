@@ -11,8 +11,7 @@ from toolkit.dtypes import uint16_t, uint32_t
 
 from .common import FLT_LOWEST, CeilDivision, RawPingPongKernel
 
-STEP, NAME = 7, "7_merged_vf_direct"
-TILE_FACTOR = 2            #: the kernel class is instantiated with tileLen = 2 * TILE_LEN
+STEP = 7
 
 
 @Reg.__no_simd_vf_fusion__

@@ -12,7 +12,7 @@ from toolkit.dtypes import uint16_t, uint32_t
 
 from .common import FLT_LOWEST, CeilDivision, RawPingPongKernel
 
-STEP, NAME = 3, "3_multi_row"
+STEP = 3
 
 
 @Reg.__simd_vf__
