@@ -11,14 +11,16 @@ DataCopy moves ``count*sizeof(T)`` rounded *down* to 32 B, or blocks in 32 B uni
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from .diagnostics import kernel_frame
+from .batch import BatchCore
+from .diagnostics import SOURCE_LOCATION, KernelAbort, kernel_frame
 from .dtypes import scalar_value
 from .events import Dma
-from .runtime import current
+from .lockstep import arg_key
+from .runtime import current, enter, leave
 from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write
 
 
@@ -69,14 +71,6 @@ def _check_ext(ctx, ext: DataCopyExtParams, what: str) -> None:
                    f"(<= {m.gm_max_block_count} / <= {m.gm_max_block_len})")
 
 
-def _check_gm_blocks(g: GlobalTensor, n: int, step: int, length: int, api: str) -> None:
-    """GM footprint of ``n`` blocks of ``length`` bytes, ``step`` apart, checked in Python integers
-    before any int64 address array is built: an address that comes from data (say an index of
-    2**56) is a GM_OUT_OF_BOUNDS like any other, never an overflow."""
-    if n <= 0 or length <= 0:
-        return
-    lo = g.offset + min(0, (n - 1) * step)
-    check_gm(g.buf, lo, g.offset + max(0, (n - 1) * step) + length - lo, api)
 
 
 def _int(v: int) -> int:
@@ -91,63 +85,6 @@ _INTS: dict[int, int] = {}
 def _run(starts: np.ndarray, length: int) -> bool:
     """Blocks of ``length`` bytes at ``starts`` are one contiguous run (a single burst or back to back)."""
     return starts.size == 1 or bool(np.all(np.diff(starts) == length))
-
-
-def _gm_to_ub(ctx, dst: LocalTensor, src: GlobalTensor, gm_starts: np.ndarray, ub_starts: np.ndarray,
-              length: int, api: str, fill: list | None = None) -> None:
-    """Copy ``len(gm_starts)`` blocks of ``length`` bytes GM->UB (callers computed the layout); one
-    contiguous run on both sides moves as one slice (the same bytes, checks and event)."""
-    ub = ctx.ub
-    nblk = gm_starts.size
-    if nblk == 0 or length == 0:
-        return
-    if _run(gm_starts, length) and _run(ub_starts, length):
-        g0, u0, total = int(gm_starts[0]), int(ub_starts[0]), nblk * length
-        ub.check(u0, total, api)
-        check_gm(src.buf, g0, total, api)
-        if not ctx.dry_run:
-            ub.write(u0, src.buf.data[g0:g0 + total])
-    else:
-        ub.check(int(ub_starts.min()), int(ub_starts.max() - ub_starts.min()) + length, api)
-        check_gm(src.buf, int(gm_starts.min()), int(gm_starts.max() - gm_starts.min()) + length, api)
-        if not ctx.dry_run:
-            ub.write_at(_block_index(ub_starts, length), src.buf.data[_block_index(gm_starts, length)])
-    if not ctx.dry_run:
-        for addr, nbytes, value, defined in fill or ():
-            ub.write(addr, value, defined)
-    ctx.emit(Dma("GM2UB", api, _int(dst.addr), src.buf.name, src.offset, _int(nblk * length), nblk, _int(length),
-                 kernel_frame()))
-
-
-def _ub_to_gm(ctx, dst: GlobalTensor, src: LocalTensor, gm_starts: np.ndarray, ub_starts: np.ndarray,
-              length: int, api: str) -> None:
-    """Copy blocks UB->GM; a contiguous UB side is read as one slice, a contiguous GM side written at once."""
-    ub = ctx.ub
-    nblk = gm_starts.size
-    if nblk == 0 or length == 0:
-        return
-    ub.check(int(ub_starts.min()), int(ub_starts.max() - ub_starts.min()) + length, api)
-    check_gm(dst.buf, int(gm_starts.min()), int(gm_starts.max() - gm_starts.min()) + length, api)
-    if not ctx.dry_run:
-        if _run(ub_starts, length):
-            u0 = int(ub_starts[0])
-            data, shadow = ub.data[u0:u0 + nblk * length], ub.defined[u0:u0 + nblk * length]
-            first = u0 + int(np.argmin(shadow)) if not shadow.all() else None
-        else:
-            ub_idx = _block_index(ub_starts, length)
-            data, shadow = ub.data[ub_idx], ub.defined[ub_idx]
-            first = int(ub_idx[int(np.argmin(shadow))]) if not shadow.all() else None
-        if first is not None:
-            missing = int((~shadow).sum())
-            ctx.report("UNDEFINED_READ", f"{api} to {dst.buf.name} copies {missing} never-written "
-                       f"UB byte(s), first at {first}", address=first, size=missing)
-        if _run(gm_starts, length):
-            gm_write(dst.buf, int(gm_starts[0]), data)
-        else:
-            for k in range(nblk):
-                gm_write(dst.buf, int(gm_starts[k]), data[k * length:(k + 1) * length])
-    ctx.emit(Dma("UB2GM", api, _int(src.addr), dst.buf.name, dst.offset, _int(nblk * length), nblk, _int(length),
-                 kernel_frame()))
 
 
 @dataclass
@@ -165,8 +102,23 @@ class _Move:
     entry: tuple[int, int]     #: (UB address, bytes) checked first, 32 B aligned
     pad: tuple | None = None   #: GM->UB DataCopyPad: (left bytes, right bytes, pad params, element size)
 
-    def gm_starts(self, g: GlobalTensor) -> np.ndarray:
-        return g.offset + self.gm_step * np.arange(self.n, dtype=np.int64)
+    @property
+    def moves(self) -> bool:
+        return self.n > 0 and self.length > 0
+
+    @property
+    def gm_reach(self) -> tuple[int, int]:
+        """[lo, hi) of the bytes the blocks touch, relative to the GM tensor's offset."""
+        last = (self.n - 1) * self.gm_step
+        return min(0, last), max(0, last) + self.length
+
+    @property
+    def fills(self) -> bool:
+        """GM->UB blocks whose 32 B UB block also gets padding (written per core: it may come from GM)."""
+        if not self.to_ub or self.pad is None:
+            return False
+        left, right = self.pad[0], self.pad[1]
+        return bool(left or right or _align32(left + self.length + right) != left + self.length + right)
 
 
 def _plan_copy(ctx, dst: Any, src: Any, count_or_params: Any) -> tuple[_Move, GlobalTensor]:
@@ -212,32 +164,147 @@ def _plan_copy_pad(ctx, dst: Any, src: Any, ext: DataCopyExtParams,
 
 
 def _perform(ctx, mv: _Move, g: GlobalTensor) -> None:
-    """Run a laid-out move on one core: the UB entry check, the GM footprint, then the blocks."""
+    """Run a laid-out move on one core (a fatal rule it breaks raises, as anywhere else)."""
+    stop = _execute(ctx, mv, [ctx], [g]).get(ctx.core_id)
+    if stop is not None:
+        raise stop
+
+
+def _execute(ctx, mv: _Move, cores: list, globs: list[GlobalTensor]) -> dict[int, KernelAbort]:
+    """Run a laid-out move for ``cores`` (``ctx`` is the one core, or the BatchCore of a lock-step group;
+    ``globs[k]`` is core k's GM tensor). Each core meets the steps a core-by-core run makes, in its
+    order: the UB entry check, the GM footprint (checked in Python integers before any int64 address
+    array is built: an address that comes from data, say an index of 2**56, is a GM_OUT_OF_BOUNDS like any
+    other, never an overflow), the UB span, then the bytes (never-written UB bytes bound for GM reported),
+    the padding and the event. The UB side moves as one array over the cores' rows; a contiguous run
+    moves as one slice. Returns the fatal diagnostics that stopped some of the cores (not all of them:
+    a rule all break alike raises)."""
     ctx.ub.check(mv.entry[0], mv.entry[1], mv.api, align=32)
-    _check_gm_blocks(g, mv.n, mv.gm_step, mv.length, mv.api)
-    gm_starts = mv.gm_starts(g)
-    if not mv.to_ub:
-        _ub_to_gm(ctx, g, mv.local, gm_starts, mv.ub_starts, mv.length, mv.api)
-        return
-    fill = None
-    if mv.pad is not None and not ctx.dry_run:
+    outcomes: dict[int, KernelAbort] = {}
+    alive = list(zip(cores, globs))
+    if not mv.moves:
+        return outcomes
+    lo, hi = mv.gm_reach
+    if not all(g.buf is not None and g.offset + lo >= 0 and g.offset + hi <= g.buf.size for g in globs):
+        alive = _each(alive, outcomes, lambda m, g: check_gm(g.buf, g.offset + lo, hi - lo, mv.api))
+        if not alive:
+            return outcomes
+        if len(alive) < len(cores):
+            ctx = BatchCore([m for m, _ in alive], ctx.ub.data2d, ctx.ub.defined2d)
+    u0 = int(mv.ub_starts.min())
+    ctx.ub.check(u0, int(mv.ub_starts.max()) - u0 + mv.length, mv.api)
+    if not ctx.dry_run:
+        (_to_ub if mv.to_ub else _to_gm)(ctx, mv, alive)
+    where = kernel_frame()
+    direction, nbytes, length = ("GM2UB" if mv.to_ub else "UB2GM"), _int(mv.n * mv.length), _int(mv.length)
+    for m, g in alive:
+        m.emit(Dma(direction, mv.api, _int(mv.local.addr), g.buf.name, g.offset, nbytes, mv.n, length, where))
+    return outcomes
+
+
+def _each(alive: list, outcomes: dict, fn: Callable) -> list:
+    """Run ``fn(core, its GM tensor)`` as each core; the ones a fatal rule stops drop out."""
+    kept = []
+    for m, g in alive:
+        token = enter(m)
+        try:
+            fn(m, g)
+            kept.append((m, g))
+        except KernelAbort as stop:
+            outcomes[m.core_id] = stop
+        finally:
+            leave(token)
+    return kept
+
+
+def _to_gm(ctx, mv: _Move, alive: list) -> None:
+    """UB -> GM: the cores' UB bytes read at once; per core the undefined-byte report and the GM write."""
+    total = mv.n * mv.length
+    if _run(mv.ub_starts, mv.length):
+        u0 = int(mv.ub_starts[0])
+        idx, data, undefined = None, ctx.ub.rd(u0, total), ctx.ub.rdef(u0, total)
+    else:
+        idx = _block_index(mv.ub_starts, mv.length)
+        data, undefined = ctx.ub.gather(np.uint8, idx), ctx.ub.gather_def(1, idx)
+        undefined = None if undefined.all() else undefined
+    rel = mv.gm_step * np.arange(mv.n, dtype=np.int64)
+    contiguous_gm = _run(rel, mv.length)
+
+    def write(k: int, m, g: GlobalTensor) -> None:
+        if undefined is not None and not undefined[k].all():
+            shadow = undefined[k]
+            first = int(np.argmin(shadow))
+            first = int(idx[first]) if idx is not None else int(mv.ub_starts[0]) + first
+            missing = int((~shadow).sum())
+            m.report("UNDEFINED_READ", f"{mv.api} to {g.buf.name} copies {missing} never-written "
+                     f"UB byte(s), first at {first}", address=first, size=missing)
+        if contiguous_gm:
+            gm_write(g.buf, g.offset + int(rel[0]), data[k])
+        else:
+            for b in range(mv.n):
+                gm_write(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
+
+    for k, (m, g) in enumerate(alive):
+        token = enter(m)
+        try:
+            write(k, m, g)
+        finally:
+            leave(token)
+
+
+def _to_ub(ctx, mv: _Move, alive: list) -> None:
+    """GM -> UB: the cores' GM bytes written to their UB rows at once, then each core's padding."""
+    total = mv.n * mv.length
+    rel = mv.gm_step * np.arange(mv.n, dtype=np.int64)
+    if _run(rel, mv.length):
+        r0 = int(rel[0])
+        data = np.stack([g.buf.data[g.offset + r0:g.offset + r0 + total] for _, g in alive])
+    else:
+        gidx = _block_index(rel, mv.length)
+        data = np.stack([g.buf.data[g.offset + gidx] for _, g in alive])
+    if _run(mv.ub_starts, mv.length):
+        ctx.ub.wr(int(mv.ub_starts[0]), data)
+    else:
+        ctx.ub.scatter(np.uint8, _block_index(mv.ub_starts, mv.length), data, None)
+    if mv.fills:
         left, right, pad, sz = mv.pad
-        fill = _pad_fill(ctx, g, gm_starts, mv.ub_starts - left, mv.length, left, right, pad, sz)
-    _gm_to_ub(ctx, mv.local, g, gm_starts, mv.ub_starts, mv.length, mv.api, fill)
+        for m, g in alive:
+            for addr, _, value, defined in _pad_fill(g, g.offset + rel, mv.ub_starts - left, mv.length, left,
+                                                     right, pad, sz):
+                m.ub.write(addr, value, defined)
+
+
+class DmaRequest:
+    """A copy parked in lock-step (toolkit.lockstep): its identity leaves out the GM tensor's offset (the
+    per-core part), so cores moving their own rows with the same UB side and parameters run it at once."""
+
+    __slots__ = ("fn", "args", "where", "key")
+
+    def __init__(self, fn: Callable, args: tuple, where: tuple):
+        self.fn, self.args, self.where = fn, args, where
+
+    def make_key(self) -> tuple:
+        return (self.fn, self.where, tuple(("G", id(a.buf), a.dtype) if type(a) is GlobalTensor else arg_key(a)
+                                           for a in self.args))
+
+    def run(self, bctx, reqs: list["DmaRequest"]) -> dict[int, KernelAbort]:
+        token = SOURCE_LOCATION.set(self.where)
+        try:
+            plan = _plan_copy(bctx, *self.args) if self.fn is DataCopy else _plan_copy_pad(bctx, *self.args)
+            if plan is None:
+                return {}
+            globs = [next(a for a in r.args[:2] if isinstance(a, GlobalTensor)) for r in reqs]
+            return _execute(bctx, plan[0], bctx.members, globs)
+        finally:
+            SOURCE_LOCATION.reset(token)
 
 
 def _parked(ctx, fn, args: tuple) -> bool:
-    """In lock-step, a copy outside any VF waits for the other cores (toolkit.dma_cores)."""
+    """In lock-step, a copy outside any VF waits for the other cores and runs with them."""
     if ctx.scheduler is None or ctx.vf is not None:
         return False
-    global _DmaRequest
-    if _DmaRequest is None:
-        from .dma_cores import DmaRequest as _DmaRequest      # dma_cores imports this module
-    ctx.scheduler.park(_DmaRequest(fn, args, kernel_frame()))
+    ctx.scheduler.park(DmaRequest(fn, args, kernel_frame()))
     return True
-
-
-_DmaRequest = None
 
 
 def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
@@ -255,7 +322,7 @@ def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtP
             _perform(ctx, *plan)
 
 
-def _pad_fill(ctx, src: GlobalTensor, gm_starts, ub_starts, length, left, right, pad, sz) -> list:
+def _pad_fill(src: GlobalTensor, gm_starts, ub_starts, length, left, right, pad, sz) -> list:
     """UB-side padding of each block: (addr, nbytes, bytes, defined) writes applied after the data."""
     fill = []
     total = _align32(left + length + right)

@@ -106,34 +106,33 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
 def _run_cores(kernel: Callable[..., None], block_num: int, args: Sequence[Any], machine: Machine,
                diag: Diagnostics, shared: dict, mode: str) -> list:
     """(context, abort diagnostic or None) of every core, run in ``mode``."""
+    aborted: dict[int, Diagnostic | None] = {}
+
+    def run_core(ctx: CoreContext) -> None:
+        with running(ctx):
+            try:
+                kernel(*args)
+                ctx.finish()
+            except KernelAbort as stop:
+                aborted[ctx.core_id] = stop.diag
+
     if mode == "lockstep" and block_num > 1:      # one core: nothing to share, the serial loop is the same run
         from . import gm_races
         from .lockstep import launch_cores
-        from .regbase.vf import run_vf_request
         logged = gm_races.start(a.buf for a in args if isinstance(a, GmPtr))
         try:
-            ctxs, aborted = launch_cores(kernel, block_num, args, machine, diag, shared, run_vf_request)
+            ctxs = launch_cores(run_core, block_num, machine, diag, shared)
         finally:
             gm_races.finish(logged, diag)
-        runs = [(ctx, aborted.get(ctx.core_id)) for ctx in ctxs]
         for ctx in ctxs:
             core_done(ctx.core_id, block_num)
     else:
-        runs = [_serial_core(kernel, args, CoreContext(machine, block, block_num, diag, shared=shared))
-                for block in range(block_num)]
-    return runs
-
-
-def _serial_core(kernel: Callable[..., None], args: Sequence[Any], ctx: CoreContext):
-    aborted = None
-    with running(ctx):
-        try:
-            kernel(*args)
-            ctx.finish()
-        except KernelAbort as stop:
-            aborted = stop.diag
-    core_done(ctx.core_id, ctx.block_num)
-    return ctx, aborted
+        ctxs = []
+        for block in range(block_num):
+            ctxs.append(CoreContext(machine, block, block_num, diag, shared=shared))
+            run_core(ctxs[-1])
+            core_done(block, block_num)
+    return [(ctx, aborted.get(ctx.core_id)) for ctx in ctxs]
 
 
 def dry_run(fn: Callable[[], Any], machine: Machine | None = None) -> tuple[list, Diagnostics]:

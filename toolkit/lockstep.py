@@ -1,9 +1,10 @@
 """Lock-step execution of the SPMD cores of one launch.
 
 Every core runs the kernel's own (scalar) code in its own greenlet, with its own CoreContext. Calls that
-are batchable (a VF instance today) do not run where the core makes them: the core *parks* there. When
-every live core is parked or done, the parked calls are grouped by their static identity (the VF and all
-its arguments: UB addresses, scalars, the call site) and each group runs **once** over a core axis
+are batchable (a VF instance, a MemBase call, a DataCopy/DataCopyPad, a native VF body of the .asc
+route) do not run where the core makes them: the core *parks* there. When every live core is parked or
+done, the parked calls are grouped by their static identity (the call and all its arguments: UB
+addresses, scalars, the call site) and each group runs **once** over a core axis
 (:class:`toolkit.batch.BatchCore`: registers and UB reads carry one row per core), after which its cores
 resume. Cores whose control flow diverges (a tail block, a data-dependent branch) simply form other
 groups, and rejoin when they reach the same call again.
@@ -16,9 +17,9 @@ make order dependent (GM_WRITE_CONFLICT reports a race).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
@@ -32,49 +33,58 @@ from .tensor import LocalTensor, ScalarRead, ScalarReadInt, UbPtr
 _DONE = object()
 
 
-@dataclass
-class VfRequest:
-    """A parked VF call: what runs, with what, and its static identity."""
+class _Parked:
+    """A call a core parked: its static identity (``make_key``; equal keys run as one) and ``run(bctx,
+    reqs)``, which runs it once for the group (``bctx`` over the member cores, ``reqs`` their requests in
+    core order) and returns the fatal diagnostics that stopped some members only (a rule all members
+    break alike raises)."""
 
-    vf: Any
-    launch: str
-    args: tuple
-    kwargs: dict
-    where: tuple
-    key: tuple = field(default=())
+    __slots__ = ("args", "kwargs", "where", "key")
+
+    def arg_keys(self) -> tuple:
+        return (tuple(arg_key(a) for a in self.args),
+                tuple((k, arg_key(v)) for k, v in sorted(self.kwargs.items())) if self.kwargs else ())
+
+
+class VfRequest(_Parked):
+    """A parked Python ``__simd_vf__`` call (``asc_vf_call`` or direct)."""
+
+    __slots__ = ("vf", "launch")
+
+    def __init__(self, vf: Any, launch: str, args: tuple, kwargs: dict, where: tuple):
+        self.vf, self.launch, self.args, self.kwargs, self.where = vf, launch, args, kwargs, where
 
     def make_key(self) -> tuple:
-        return (id(self.vf), self.launch, self.where, tuple(arg_key(a) for a in self.args),
-                tuple((k, arg_key(v)) for k, v in sorted(self.kwargs.items())))
+        return (id(self.vf), self.launch, self.where, self.arg_keys())
+
+    def run(self, bctx, reqs: list) -> dict[int, KernelAbort]:
+        from .regbase.vf import execute_vf
+        execute_vf(bctx, self.vf, self.launch, self.args, self.kwargs, self.where)
+        return {}
 
 
-@dataclass
-class CallRequest:
+class CallRequest(_Parked):
     """A parked API call outside any VF (a MemBase call: itself one library VF on Ascend 950)."""
 
-    fn: Callable
-    args: tuple
-    kwargs: dict
-    where: tuple
-    key: tuple = field(default=())
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable, args: tuple, kwargs: dict, where: tuple):
+        self.fn, self.args, self.kwargs, self.where = fn, args, kwargs, where
 
     def make_key(self) -> tuple:
-        return (id(self.fn), self.where, tuple(arg_key(a) for a in self.args),
-                tuple((k, arg_key(v)) for k, v in sorted(self.kwargs.items())))
+        return (id(self.fn), self.where, self.arg_keys())
 
-    def run(self, bctx) -> None:
+    def run(self, bctx, reqs: list) -> dict[int, KernelAbort]:
         token = SOURCE_LOCATION.set(self.where)        # the kernel line, for events and diagnostics
         try:
             self.fn(*self.args, **self.kwargs)
         finally:
             SOURCE_LOCATION.reset(token)
-
-    def share_outputs(self, others: list["CallRequest"]) -> None:
-        """By-reference scalars the call set (GatherMask's rsvdCnt): every core gets the value."""
-        for k, a in enumerate(self.args):
+        for k, a in enumerate(self.args):              # by-reference scalars (GatherMask's rsvdCnt)
             if isinstance(a, CScalar):
-                for o in others:
+                for o in reqs[1:]:
                     o.args[k].value = a.value
+        return {}
 
 
 @dataclass
@@ -153,15 +163,14 @@ class Scheduler:
     """Runs the cores of one launch in lock-step (see the module docstring)."""
 
     def __init__(self, ctxs: list[CoreContext], data2d: np.ndarray, defined2d: np.ndarray,
-                 run_vf: Callable[[BatchCore, VfRequest], None], on_switch: Callable[[int], None] | None = None):
+                 on_switch: Callable[[int], None] | None = None):
         import greenlet
         self._greenlet = greenlet
         self.ctxs = ctxs
         self.data2d, self.defined2d = data2d, defined2d
-        self.run_vf = run_vf
         self.on_switch = on_switch      # told the core about to run (the .asc route switches its native state)
         self.main = None
-        self.parked: dict[int, VfRequest] = {}
+        self.parked: dict[int, Any] = {}
         self.glets: dict[int, Any] = {}
         self.stats = {"calls_parked": 0, "groups_run": 0}   # how much the lock-step run shared
 
@@ -223,45 +232,27 @@ class Scheduler:
         if got is LEAD_DONE:
             return {}, set()
         # the leader ended inside the body: a fatal rule stopped it, and every core of the group with it
-        stop = getattr(self.ctxs[leader], "abort_diag", None)
+        stop = self.ctxs[leader].abort_diag
         self._step(leader, got)
         return ({c: KernelAbort(stop) for c in cores[1:]} if stop is not None else {}), {leader}
 
     def _execute(self, cores: list[int]) -> dict[int, KernelAbort]:
-        members = [self.ctxs[c] for c in cores]
-        bctx = BatchCore(members, self.data2d, self.defined2d)
-        req = self.parked[cores[0]]
+        bctx = BatchCore([self.ctxs[c] for c in cores], self.data2d, self.defined2d)
+        reqs = [self.parked[c] for c in cores]
         try:
             with running(bctx):
-                if hasattr(req, "run_group"):           # per-core parts kept per core (toolkit.dma_cores)
-                    return req.run_group(bctx, [self.parked[c] for c in cores])
-                if isinstance(req, VfRequest):
-                    self.run_vf(bctx, req)
-                else:
-                    req.run(bctx)
-                    req.share_outputs([self.parked[c] for c in cores[1:]])
+                return reqs[0].run(bctx, reqs)
         except KernelAbort as stop:
             return {c: KernelAbort(stop.diag) for c in cores}
-        return {}
 
 
-def launch_cores(kernel: Callable[..., None], block_num: int, args: Sequence[Any], machine: Machine,
-                 diag: Diagnostics, shared: dict, run_vf: Callable) -> tuple[list[CoreContext], dict[int, Any]]:
-    """Run ``kernel(*args)`` on ``block_num`` cores in lock-step; (the cores' contexts, aborts by core)."""
+def launch_cores(run_core: Callable[[CoreContext], None], block_num: int, machine: Machine, diag: Diagnostics,
+                 shared: dict) -> list[CoreContext]:
+    """Run ``run_core(ctx)`` (the kernel on one core) for ``block_num`` cores in lock-step; their contexts."""
     size = machine.ub_bytes
     data2d = np.zeros((block_num, size), dtype=np.uint8)
     defined2d = np.zeros((block_num, size), dtype=bool)
     ctxs = [CoreContext(machine, c, block_num, diag, ub_buffer=data2d[c], ub_defined=defined2d[c], shared=shared)
             for c in range(block_num)]
-    aborted: dict[int, Any] = {}
-
-    def body(ctx: CoreContext) -> None:
-        with running(ctx):
-            try:
-                kernel(*args)
-                ctx.finish()
-            except KernelAbort as stop:
-                aborted[ctx.core_id] = stop.diag
-
-    Scheduler(ctxs, data2d, defined2d, run_vf).run(body)
-    return ctxs, aborted
+    Scheduler(ctxs, data2d, defined2d).run(run_core)
+    return ctxs

@@ -88,8 +88,7 @@ class LaunchState:
             return
         from .. import gm_races
         from ..lockstep import Scheduler
-        from ..regbase.vf import run_vf_request
-        sched = Scheduler(ctxs, prog.ub.rows(n), defined, run_vf_request, on_switch=switch)
+        sched = Scheduler(ctxs, prog.ub.rows(n), defined, on_switch=switch)
         logged = gm_races.start(prog.arena.buffers())
         try:
             sched.run(one_core)
