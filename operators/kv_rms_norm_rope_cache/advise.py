@@ -14,13 +14,14 @@ from . import host
 from .sweep import LABELS, canonical, run_point, run_row
 
 
-def kv_advice(params: host.KvParams, runs: dict[str, host.BackendRun], model, *, data_dir: str | None = None,
-              force: bool = False, jobs: int | None = None) -> dict[str, dict]:
-    """backend -> the advisor's result (``line``, ``change``), from a ubFactor sweep of that backend."""
+def kv_advice(params: host.KvParams, runs: dict[str, host.BackendRun], cycles: dict[str, dict], *,
+              data_dir: str | None = None, force: bool = False, jobs: int | None = None) -> dict[str, dict]:
+    """backend -> the advisor's result (``line``, ``change``), from a ubFactor sweep of that backend;
+    ``cycles``: each run's cycle summary (the report's, not modelled again)."""
     base_params = dict(params.__dict__)
     points, bases = [], {}
     for backend, run in runs.items():
-        bases[backend] = run_row(backend, base_params, run, model)
+        bases[backend] = run_row(backend, base_params, run, cycles[backend])
         top = min(run.tiling.blockFactor, run.ub.max_ub_factor or 0)
         points += [{"series": backend, "params": {**base_params, "ub_factor": v}, "force": force,
                     "data_dir": data_dir} for v in range(1, top + 1) if v != run.tiling.ubFactor]

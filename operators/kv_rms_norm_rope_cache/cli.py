@@ -65,7 +65,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         report["backends"][b]["cycles"] = summary
     if advise:
         from .advise import kv_advice
-        report["advisor"] = kv_advice(params, runs, model, data_dir=data_dir, force=force, jobs=jobs)
+        report["advisor"] = kv_advice(params, runs, cycles, data_dir=data_dir, force=force, jobs=jobs)
     contents = {"json": dump_json(report)}
     if "html" in plan:
         from .html import kv_page

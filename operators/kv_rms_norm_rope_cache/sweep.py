@@ -22,6 +22,7 @@ import click
 from toolkit.cli_sweep import SweepRun, combinations, parse_axis, sweep_options
 from toolkit.machine import load_machine
 from toolkit.sweep.rows import FAIL, OK, REFUSED, make_row
+from toolkit.views.cycles import cycle_summary
 from toolkit.views.ub_report import ub_report
 
 from . import host
@@ -108,13 +109,12 @@ def run_point(point: dict) -> dict:
                         f"{ub.budget_bytes} B (largest ubFactor that fits: {ub.max_ub_factor})", ub=ub.to_json(),
                         **extra)
     run = host.run_backend(backend, p, _case(p, point.get("data_dir")), machine)
-    return run_row(backend, point["params"], run, _model())
+    cycles = cycle_summary(_model().launch(run.launch), aborted=run.launch.aborted)
+    return run_row(backend, point["params"], run, cycles)
 
 
-def run_row(backend: str, params: dict, run: host.BackendRun, model) -> dict[str, Any]:
-    """The row of a finished run (also the advisor's base row in the KV report)."""
-    from toolkit.views.cycles import cycle_summary
-    cycles = cycle_summary(model.launch(run.launch), aborted=run.launch.aborted)
+def run_row(backend: str, params: dict, run: host.BackendRun, cycles: dict) -> dict[str, Any]:
+    """The row of a finished run and its cycle summary (also the advisor's base row in the KV report)."""
     status = OK if run.passed else REFUSED if not run.ub.fits else FAIL
     return make_row(backend, params, status, None if status == OK else _reason(run), ub=run.ub.to_json(),
                     cycles=cycles, ub_factor_used=run.tiling.ubFactor, block_factor=run.tiling.blockFactor,
