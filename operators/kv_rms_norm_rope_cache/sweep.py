@@ -21,7 +21,7 @@ import click
 
 from toolkit.cli_sweep import SweepRun, combinations, parse_axis, sweep_options
 from toolkit.machine import load_machine
-from toolkit.sweep.rows import FAIL, OK, REFUSED, make_row
+from toolkit.sweep.rows import OK, REFUSED, make_row, status_of
 from toolkit.views.cycles import cycle_summary
 from toolkit.views.ub_report import ub_report
 
@@ -115,7 +115,7 @@ def run_point(point: dict) -> dict:
 
 def run_row(backend: str, params: dict, run: host.BackendRun, cycles: dict) -> dict[str, Any]:
     """The row of a finished run and its cycle summary (also the advisor's base row in the KV report)."""
-    status = OK if run.passed else REFUSED if not run.ub.fits else FAIL
+    status = status_of(run.ub.fits, run.passed)
     return make_row(backend, params, status, None if status == OK else _reason(run), ub=run.ub.to_json(),
                     cycles=cycles, ub_factor_used=run.tiling.ubFactor, block_factor=run.tiling.blockFactor,
                     max_ub_factor=run.ub.max_ub_factor,

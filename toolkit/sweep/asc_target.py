@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from ..views.run_report import run_passed
-from .rows import CRASH, FAIL, OK, REFUSED, make_row
+from .rows import CRASH, FAIL, OK, make_row, status_of
 
 
 def series_labels(sources: list[str]) -> list[str]:
@@ -55,7 +55,7 @@ def program_row(series: str, params: dict, run) -> dict[str, Any]:
     heavy = max(launches, key=lambda lr: lr["cycles"].get("kernel_cycles") or 0)
     fits = all(lr["ub"]["fits"] for lr in launches)
     passed = run_passed(run)
-    status = REFUSED if not fits else OK if passed else FAIL
+    status = status_of(fits, passed)
     row = make_row(series, params, status, None if status == OK else _reason(run, fits, ub), ub=ub,
                    cycles=heavy["cycles"], exit_status=run.exit_status, launches=len(launches))
     cycles = [lr["cycles"].get("kernel_cycles") for lr in launches]

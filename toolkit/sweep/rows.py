@@ -44,9 +44,6 @@ def make_row(series: str, params: dict, status: str, reason: str | None, *, ub: 
     return row
 
 
-def status_of(ran: bool, fits: bool, passed: bool) -> str:
-    if not fits:
-        return REFUSED
-    if not ran:
-        return CRASH
-    return OK if passed else FAIL
+def status_of(fits: bool, passed: bool) -> str:
+    """The status of a point that ran: ``refused`` when its plan is over the budget, else ok / fail."""
+    return REFUSED if not fits else OK if passed else FAIL
