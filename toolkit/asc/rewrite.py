@@ -212,6 +212,7 @@ def _param_names(toks: list[Token], lp: int, rp: int) -> list[str] | None:
 
 
 def _split_params(inner: list[Token]) -> list[list[Token]]:
+    """The parameters of a parameter list (commas inside (), [], {} and template <> do not split)."""
     out: list[list[Token]] = [[]]
     depth = 0
     for t in inner:
@@ -229,20 +230,8 @@ def _split_params(inner: list[Token]) -> list[list[Token]]:
 
 
 def _count_params(toks: list[Token], lp: int, rp: int) -> int:
-    inner = toks[lp + 1:rp]
-    if not inner or (len(inner) == 1 and inner[0].text == "void"):
-        return 0
-    depth, count = 0, 1
-    for t in inner:
-        if t.text in ("(", "[", "{", "<"):
-            depth += 1
-        elif t.text in (")", "]", "}", ">"):
-            depth -= 1
-        elif t.text == ">>":
-            depth -= 2
-        elif t.text == "," and depth == 0:
-            count += 1
-    return count
+    params = _split_params(toks[lp + 1:rp])
+    return 0 if len(params) == 1 and [t.text for t in params[0]] == ["void"] else len(params)
 
 
 def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, out: Rewritten) -> None:
