@@ -18,20 +18,20 @@ from .types import VL, AddrReg, DataCopyMode, LoadDist, MaskDist, MaskReg, PostL
 from .types import UnalignRegForLoad, UnalignRegForStore
 from .vf import current_recorder
 
-_U8 = np.dtype(np.uint8)
-
-# dist -> (UB bytes read as a function of element width, alignment)
+# dist -> (UB bytes read, alignment)
 _LOAD_FOOTPRINT = {
-    "NORM": (lambda w: 256, lambda w: 32), "BLK": (lambda w: 32, lambda w: 32),
-    "US_B8": (lambda w: 128, lambda w: 32), "US_B16": (lambda w: 128, lambda w: 32),
-    "DS_B8": (lambda w: 512, lambda w: 32), "DS_B16": (lambda w: 512, lambda w: 32),
-    "UNPACK_B8": (lambda w: 128, lambda w: 32), "UNPACK_B16": (lambda w: 128, lambda w: 32),
-    "UNPACK_B32": (lambda w: 128, lambda w: 32), "UNPACK4_B8": (lambda w: 64, lambda w: 32),
-    "E2B_B16": (lambda w: 16, lambda w: 16), "E2B_B32": (lambda w: 32, lambda w: 32),
-    "BRC_B8": (lambda w: 1, lambda w: 1), "BRC_B16": (lambda w: 2, lambda w: 2), "BRC_B32": (lambda w: 4, lambda w: 4),
-    "DINTLV_B8": (lambda w: 512, lambda w: 32), "DINTLV_B16": (lambda w: 512, lambda w: 32),
-    "DINTLV_B32": (lambda w: 512, lambda w: 32),
+    "NORM": (256, 32), "BLK": (32, 32),
+    "US_B8": (128, 32), "US_B16": (128, 32),
+    "DS_B8": (512, 32), "DS_B16": (512, 32),
+    "UNPACK_B8": (128, 32), "UNPACK_B16": (128, 32), "UNPACK_B32": (128, 32), "UNPACK4_B8": (64, 32),
+    "E2B_B16": (16, 16), "E2B_B32": (32, 32),
+    "BRC_B8": (1, 1), "BRC_B16": (2, 2), "BRC_B32": (4, 4),
+    "DINTLV_B8": (512, 32), "DINTLV_B16": (512, 32), "DINTLV_B32": (512, 32),
 }
+#: element bytes named by a dist's suffix (US_B16, INTLV_B32, FIRST_B8 ...)
+_SUFFIX_BYTES = {"B8": 1, "B16": 2, "B32": 4}
+#: PACK store dists: (lane width of the mask, bytes kept per lane)
+_PACK = {"PACK_B16": (2, 1), "PACK_B32": (4, 2), "PACK_B64": (8, 4), "PACK4_B32": (4, 1)}
 
 
 def _place(dist: str, src: np.ndarray, fill: int) -> np.ndarray:
@@ -43,7 +43,7 @@ def _place(dist: str, src: np.ndarray, fill: int) -> np.ndarray:
         return np.tile(src, (1, VL // n))
     if dist == "BLK":
         return np.tile(src, (1, 8))
-    w = {"B8": 1, "B16": 2, "B32": 4}[dist.rsplit("_", 1)[1]]
+    w = _SUFFIX_BYTES[dist.rsplit("_", 1)[1]]
     out = np.full((b, VL), fill, dtype=src.dtype)
     if dist.startswith("US"):
         return np.repeat(src.reshape(b, -1, w), 2, axis=1).reshape(b, -1)
@@ -91,7 +91,7 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
     w = dt.itemsize
     addr, rest = _resolve_addr(ptr, args[1:])
     foot, align = _LOAD_FOOTPRINT[dist]
-    data, shadow = _read(ctx, addr, foot(w), align(w), f"LoadAlign<{dist}>")
+    data, shadow = _read(ctx, addr, foot, align, f"LoadAlign<{dist}>")
     if dist.startswith("DINTLV"):
         b = data.shape[0]
         el = data.reshape(b, -1, w)
@@ -99,13 +99,13 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
                 rec, 1)
         dst1.set(el[:, 1::2].reshape(b, -1), _sh(shadow, lambda s: s.reshape(b, -1, w)[:, 1::2].reshape(b, -1)),
                  rec, 1)
-        rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot(w))
+        rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot)
         rec.emit("ALIAS", dst1.id, (dst.id,), None)
     else:
         raw = _place(dist, data, 0)
         dst.set(raw, None if shadow is None else _place(dist, shadow, True), rec, 1)
         dst.acc_lanes = None              # a freshly loaded register holds no partial results
-        rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot(w))
+        rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot)
     if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
         ptr.addr += int(rest[0]) * ptr.dtype.itemsize
 
@@ -192,8 +192,7 @@ def _store_bytes(dist: str, src: RegTensor, w: int) -> tuple[np.ndarray, np.ndar
     b = raw.shape[0]
     d = src.defined if src.defined is not None else np.ones((b, VL), dtype=bool)
     if dist.startswith("PACK"):
-        lane = {"PACK_B16": 2, "PACK_B32": 4, "PACK_B64": 8, "PACK4_B32": 4}[dist]
-        keep = lane // 2 if dist != "PACK4_B32" else 1
+        lane, keep = _PACK[dist]
         out = np.ascontiguousarray(raw.reshape(b, -1, lane)[:, :, :keep]).reshape(b, -1)
         dd = np.ascontiguousarray(d.reshape(b, -1, lane)[:, :, :keep]).reshape(b, -1)
         return out, dd, keep, lane
@@ -217,7 +216,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
     ub = ctx.ub
     if dist.startswith("INTLV"):
         src1: RegTensor = args[0]
-        ew = {"INTLV_B8": 1, "INTLV_B16": 2, "INTLV_B32": 4}[dist]
+        ew = _SUFFIX_BYTES[dist[6:]]
         ub.check(dst.addr, 2 * VL, f"StoreAlign<{dist}>", 32)
         b = src.raw.shape[0]
         both = np.stack([src.raw.reshape(b, -1, ew), src1.raw.reshape(b, -1, ew)], axis=2).reshape(b, -1)
@@ -228,7 +227,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
         return
     addr, rest = _resolve_addr(dst, args[:-1])
     if dist.startswith("FIRST"):
-        ew = {"FIRST_B8": 1, "FIRST_B16": 2, "FIRST_B32": 4}[dist]
+        ew = _SUFFIX_BYTES[dist[6:]]
         ub.check(addr, ew, f"StoreAlign<{dist}>", ew)
         ub.wr(addr, src.raw[:, :ew], True if src.defined is None else src.defined[:, :ew])
         rec.emit("RV_VST", -1, (src.id,), dist=dist, ub_addr=addr, ub_bytes=ew)
