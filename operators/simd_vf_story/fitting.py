@@ -99,14 +99,10 @@ def vf_preds(preds: list, exclude: frozenset = frozenset()) -> list:
     return [p for p in preds if p.kind == "pushq" and p.ours is not None and p.row.kernel not in exclude]
 
 
-def mape_of(preds: list) -> float:
-    return sum(abs(p.error_pct) for p in preds) / len(preds) if preds else 0.0
-
-
 def objective(preds: list, exclude: frozenset = frozenset()) -> float:
     rows = vf_preds(preds, exclude)
     misses = sum(not o.ok for o in cal.orderings(rows))
-    return mape_of(rows) + ORDER_PENALTY * misses
+    return cal.mape(rows, "pushq") + ORDER_PENALTY * misses
 
 
 def _neighbours(p: Param, value) -> tuple:
@@ -159,4 +155,4 @@ def leave_one_family_out(ev: Evaluator, start: tuple, rounds: int = 2) -> list[F
 
 
 def loo_mape(folds: list[Fold]) -> float:
-    return mape_of([p for f in folds for p in f.held_out])
+    return cal.mape([p for f in folds for p in f.held_out], "pushq")
