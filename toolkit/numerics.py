@@ -5,6 +5,7 @@ Choices where the hardware is unconfirmed are machine-model settings ([numerics]
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import numpy as np
@@ -130,14 +131,11 @@ def _bf16_wrap(fn: Callable) -> Callable:
     return g
 
 
+@functools.lru_cache(maxsize=None)
 def elementwise(name: str, dt: np.dtype) -> Callable:
-    """The element-wise operator ``name`` for dtype ``dt`` (bf16 computed in fp32, rounded RINT)."""
-    ops: dict[str, Callable] = {
-        "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
-        "max": _fmax, "min": _fmin, "sqrt": np.sqrt, "exp": np.exp, "abs": np.abs, "neg": np.negative,
-        "relu": lambda x: np.maximum(x, x.dtype.type(0)), "ln": np.log,
-    }
-    fn = ops[name]
+    """The element-wise operator ``name`` for dtype ``dt`` (bf16 computed in fp32, rounded RINT); one
+    function per (name, dtype), made on first use."""
+    fn = _OPS[name]
     if dt == BF16:
         return _bf16_wrap(fn)
     if name == "div" and dt.kind in "iu":
@@ -175,6 +173,13 @@ def _fmin(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if zero.any():
             r = np.where(zero, np.where(np.signbit(a) | np.signbit(b), -np.abs(a), a), r)
     return r
+
+
+_OPS: dict[str, Callable] = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div,
+    "max": _fmax, "min": _fmin, "sqrt": np.sqrt, "exp": np.exp, "abs": np.abs, "neg": np.negative,
+    "relu": lambda x: np.maximum(x, x.dtype.type(0)), "ln": np.log,
+}
 
 
 def type_min(dt: np.dtype):

@@ -7,7 +7,6 @@ rounded float32 (machine setting ``div_sqrt_exp``).
 """
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -18,9 +17,6 @@ from ..runtime import current
 from ..tensor import LocalTensor
 from .elementwise import MemBaseApi, check_same_type, parse_form, run
 from .params import BinaryRepeatParams, UnaryRepeatParams
-
-op_for = functools.lru_cache(maxsize=256)(elementwise)
-
 
 def scalar_of(value: Any, dt: np.dtype) -> np.ndarray:
     """A C scalar argument converted to the element type (integers wrap, floats round to nearest)."""
@@ -35,7 +31,7 @@ def _binary(api: str, name: str, opcode: str) -> MemBaseApi:
         ctx = current()
         check_same_type(ctx, api, dst, src0, src1)
         form = parse_form(ctx, api, args, BinaryRepeatParams)
-        op = op_for(name, dst.dtype)
+        op = elementwise(name, dst.dtype)
         run(ctx, api, opcode, dst, (src0, src1), lambda v: op(v[0], v[1]), form)
     fn.__doc__ = (f"``{api}(dst, src0, src1, count)`` or "
                   f"``{api}(dst, src0, src1, mask, repeatTime, BinaryRepeatParams)`` ({opcode}).")
@@ -47,7 +43,7 @@ def _scalar(api: str, name: str, opcode: str) -> MemBaseApi:
         ctx = current()
         check_same_type(ctx, api, dst, src)
         form = parse_form(ctx, api, args, UnaryRepeatParams)
-        op = op_for(name, dst.dtype)
+        op = elementwise(name, dst.dtype)
         s = scalar_of(scalar, dst.dtype)
         run(ctx, api, opcode, dst, (src,), lambda v: op(v[0], s), form, nscalar=1)
     fn.__doc__ = (f"``{api}(dst, src, scalar, count)`` or "

@@ -13,10 +13,9 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import scalar_value
-from ..numerics import tree_reduce
+from ..numerics import elementwise, tree_reduce
 from ..runtime import current
 from ..tensor import LocalTensor
-from .binary import op_for
 from .elementwise import MemBaseApi, type_name
 from .executor import Operand, apply
 from .level0 import BLOCK, VL, check_u8, parse_mask, per_step, strided
@@ -48,7 +47,7 @@ def _whole_reduce_sum(dst: LocalTensor, src: LocalTensor, mask: Any, repeatTime:
     src_addr = src.addr if drep or repeat == 0 else src.addr + (repeat - 1) * srep * BLOCK
     if steps and not m.empty:
         act, nact = m.act, m.act.size
-        add = op_for("add", out_dt)
+        add = elementwise("add", out_dt)
 
         def fn(v: list) -> np.ndarray:
             x = v[0].reshape(v[0].shape[0], -1, nact).astype(out_dt)       # (rows, steps, lanes)

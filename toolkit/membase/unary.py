@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..numerics import elementwise
 from ..runtime import current
 from ..tensor import LocalTensor
-from .binary import op_for, scalar_of
+from .binary import scalar_of
 from .elementwise import Level0, MemBaseApi, check_same_type, parse_form, run
 from .params import UnaryRepeatParams
 
@@ -21,7 +22,7 @@ def _unary(api: str, name: str, opcode: str) -> MemBaseApi:
         ctx = current()
         check_same_type(ctx, api, dst, src)
         form = parse_form(ctx, api, args, UnaryRepeatParams)
-        op = op_for(name, dst.dtype)
+        op = elementwise(name, dst.dtype)
         run(ctx, api, opcode, dst, (src,), lambda v: op(v[0]), form)
     fn.__doc__ = f"``{api}(dst, src, count)`` or ``{api}(dst, src, mask, repeatTime, UnaryRepeatParams)`` ({opcode})."
     return MemBaseApi(fn, api)
