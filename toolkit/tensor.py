@@ -43,7 +43,12 @@ class UbPtr:
         self.dtype = dtype
 
     def __add__(self, n: Any) -> "UbPtr":
-        return UbPtr(self.addr + int(scalar_value(n)) * self.dtype.itemsize, self.dtype)
+        if type(n) is not int:               # VF address arithmetic is mostly plain ints
+            n = int(scalar_value(n))
+        p = _new_ubptr(UbPtr)
+        p.addr = self.addr + n * self.dtype.itemsize
+        p.dtype = self.dtype
+        return p
 
     __radd__ = __add__
 
@@ -64,6 +69,9 @@ class UbPtr:
 
     def __repr__(self) -> str:
         return f"UbPtr(0x{self.addr:x}, {self.dtype.name})"
+
+
+_new_ubptr = object.__new__          # a UbPtr whose fields are already checked ints (no __init__ frame)
 
 
 class GmPtr:

@@ -28,6 +28,9 @@ _LOAD_FOOTPRINT = {
     "BRC_B8": (1, 1), "BRC_B16": (2, 2), "BRC_B32": (4, 4),
     "DINTLV_B8": (512, 32), "DINTLV_B16": (512, 32), "DINTLV_B32": (512, 32),
 }
+#: the check message of each load dist (formatted once, not per load)
+_LOAD_WHAT = {d: f"LoadAlign<{d}>" for d in _LOAD_FOOTPRINT}
+POST_UPDATE = PostLiteral.POST_MODE_UPDATE
 #: element bytes named by a dist's suffix (US_B16, INTLV_B32, FIRST_B8 ...)
 _SUFFIX_BYTES = {"B8": 1, "B16": 2, "B32": 4}
 #: PACK store dists: (lane width of the mask, bytes kept per lane)
@@ -84,29 +87,35 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
     if isinstance(dst, MaskReg):
         return _load_mask(ctx, rec, t, dst, *args)
     dist = t.enum(LoadDist, LoadDist.DIST_NORM).value
-    dual = isinstance(args[0], RegTensor)
-    dst1, args = (args[0], args[1:]) if dual else (None, args)
+    if isinstance(args[0], RegTensor):
+        return _load_dual(ctx, rec, t, dist, dst, *args)
     ptr: UbPtr = args[0]
-    dt = t.type(0) or dst.dtype
-    w = dt.itemsize
     addr, rest = _resolve_addr(ptr, args[1:])
     foot, align = _LOAD_FOOTPRINT[dist]
-    data, shadow = _read(ctx, addr, foot, align, f"LoadAlign<{dist}>")
-    if dist.startswith("DINTLV"):
-        b = data.shape[0]
-        el = data.reshape(b, -1, w)
-        dst.set(el[:, 0::2].reshape(b, -1), _sh(shadow, lambda s: s.reshape(b, -1, w)[:, 0::2].reshape(b, -1)),
-                rec, 1)
-        dst1.set(el[:, 1::2].reshape(b, -1), _sh(shadow, lambda s: s.reshape(b, -1, w)[:, 1::2].reshape(b, -1)),
-                 rec, 1)
-        rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot)
-        rec.emit("ALIAS", dst1.id, (dst.id,), None)
-    else:
-        raw = _place(dist, data, 0)
-        dst.set(raw, None if shadow is None else _place(dist, shadow, True), rec, 1)
-        dst.acc_lanes = None              # a freshly loaded register holds no partial results
-        rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot)
-    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+    data, shadow = _read(ctx, addr, foot, align, _LOAD_WHAT[dist])
+    dst.set(data.copy() if dist == "NORM" else _place(dist, data, 0),
+            None if shadow is None else _place(dist, shadow, True), rec, 1)
+    dst.acc_lanes = None              # a freshly loaded register holds no partial results
+    rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot)
+    if t.enum(PostLiteral) is POST_UPDATE:
+        ptr.addr += int(rest[0]) * ptr.dtype.itemsize
+
+
+def _load_dual(ctx, rec, t: TArgs, dist: str, dst: RegTensor, dst1: RegTensor, ptr: UbPtr, *rest: Any) -> None:
+    """``LoadAlign<T, DIST_DINTLV_Bx>(dst0, dst1, src)``: even elements to dst0, odd ones to dst1."""
+    w = (t.type(0) or dst.dtype).itemsize
+    addr, rest = _resolve_addr(ptr, rest)
+    foot, align = _LOAD_FOOTPRINT[dist]
+    data, shadow = _read(ctx, addr, foot, align, _LOAD_WHAT[dist])
+    b = data.shape[0]
+    el = data.reshape(b, -1, w)
+    dst.set(el[:, 0::2].reshape(b, -1), _sh(shadow, lambda s: s.reshape(b, -1, w)[:, 0::2].reshape(b, -1)),
+            rec, 1)
+    dst1.set(el[:, 1::2].reshape(b, -1), _sh(shadow, lambda s: s.reshape(b, -1, w)[:, 1::2].reshape(b, -1)),
+             rec, 1)
+    rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot)
+    rec.emit("ALIAS", dst1.id, (dst.id,), None)
+    if t.enum(PostLiteral) is POST_UPDATE:
         ptr.addr += int(rest[0]) * ptr.dtype.itemsize
 
 
@@ -150,7 +159,7 @@ def _store_mask(ctx, rec, t: TArgs, ptr: UbPtr, src: MaskReg, *rest) -> None:
 def _block_base(t: TArgs, ptr: UbPtr, rep_stride: int) -> int:
     """Block-strided address: with a repeatStride, POST_MODE_NORMAL reads/writes at ``ptr + repeatStride*32``
     and keeps the pointer; POST_MODE_UPDATE uses ``ptr`` and advances it afterwards (api-facts 3)."""
-    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+    if t.enum(PostLiteral) is POST_UPDATE:
         return ptr.addr
     return ptr.addr + rep_stride * 32
 
@@ -182,7 +191,7 @@ def _load_blocks(ctx, rec, t: TArgs, dst: RegTensor, ptr: UbPtr, blk_stride: int
     dst.set(raw, lane_def, rec, 1)
     rec.emit("RV_VSLDB", dst.id, (mask.id,), int(blk_stride), mask=mask.id, dist=BLOCK_STRIDED, ub_addr=base,
              ub_bytes=32)
-    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+    if t.enum(PostLiteral) is POST_UPDATE:
         ptr.addr += rep_stride * 32
 
 
@@ -247,7 +256,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
                 ub.check(addr, last, f"StoreAlign<{dist}>")
                 ub.wr_where(addr, data[:, :last], dd[:, :last], bm[:, :last])
         rec.emit("RV_VST", -1, (src.id, mask.id), mask=mask.id, dist=dist, ub_addr=addr, ub_bytes=nbytes)
-    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+    if t.enum(PostLiteral) is POST_UPDATE:
         dst.addr += int(rest[0]) * dst.dtype.itemsize
 
 
@@ -271,7 +280,7 @@ def _store_blocks(ctx, rec, t: TArgs, ptr: UbPtr, src: RegTensor, blk_stride: in
         ctx.ub.wr_where(a, src.raw[:, b * 32:(b + 1) * 32], d[:, b * 32:(b + 1) * 32], sel)
     rec.emit("RV_VSSTB", -1, (src.id, mask.id), int(blk_stride), mask=mask.id, dist=BLOCK_STRIDED, ub_addr=base,
              ub_bytes=32)
-    if t.enum(PostLiteral) == PostLiteral.POST_MODE_UPDATE:
+    if t.enum(PostLiteral) is POST_UPDATE:
         ptr.addr += rep_stride * 32
 
 

@@ -29,6 +29,23 @@ def bits_for_lanes(active: np.ndarray, width: int, nibble: bool) -> np.ndarray:
     return bits
 
 
+def _prefix_table(width: int, nibble: bool) -> np.ndarray:
+    """Row n: the predicate bits of lanes ``i < n`` (read-only), n = 0 .. VL/width."""
+    n = np.arange(VL // width + 1)[:, None]
+    byte = np.arange(VL)[None, :]
+    if nibble or width == 1:                       # as bits_for_lanes: each lane's whole width
+        table = byte < n * width
+    else:                                          # ... or its first bit only
+        table = (byte % width == 0) & (byte // width < n)
+    table.flags.writeable = False
+    return table
+
+
+#: (width, nibble fill) -> every UpdateMask result (a PLT runs per loop trip: a row look-up, not an arange
+#: and a scatter); built at import, a static table like the dist tables
+_PLT_BITS = {(w, nib): _prefix_table(w, nib) for w in (1, 2, 4, 8) for nib in (False, True)}
+
+
 def _pattern_lanes(pattern: MaskPattern, n: int) -> np.ndarray:
     idx = np.arange(n)
     fixed = {MaskPattern.VL1: 1, MaskPattern.VL2: 2, MaskPattern.VL3: 3, MaskPattern.VL4: 4, MaskPattern.VL8: 8,
@@ -83,9 +100,8 @@ def UpdateMask(t: TArgs, count: Any) -> MaskReg:
     width = _width(t)
     lanes_per_vl = VL // width
     c = int(count.value if isinstance(count, CScalar) else count)
-    n = min(c, lanes_per_vl)
-    active = np.arange(lanes_per_vl) < n
-    m = MaskReg(bits_for_lanes(active, width, _fill_nibbles(rec)), _id=rec.new_id())
+    n = min(max(c, 0), lanes_per_vl)
+    m = MaskReg(_PLT_BITS[width, _fill_nibbles(rec)][n:n + 1], _id=rec.new_id())
     if isinstance(count, CScalar):
         count.value = 0 if c < lanes_per_vl else c - lanes_per_vl
     rec.emit("RV_PLT", m.id, (), c)

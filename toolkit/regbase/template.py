@@ -6,8 +6,9 @@ told apart by their kind, as the C++ overloads are: an element type, an enum mem
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 from typing import Any, Callable
 
 import numpy as np
@@ -23,12 +24,18 @@ class TArgs:
     types: tuple = ()
     enums: tuple = ()
     trait: CastTrait | None = None
+    #: enum class -> first member given (an Enum with members cannot be subclassed, so the exact class
+    #: is what ``isinstance`` matched); every API call asks, so it is one dict look-up
+    by_class: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        by_class: dict = {}
+        for e in self.enums:
+            by_class.setdefault(type(e), e)
+        object.__setattr__(self, "by_class", by_class)
 
     def enum(self, cls: type, default: Any = None) -> Any:
-        for e in self.enums:
-            if isinstance(e, cls):
-                return e
-        return default
+        return self.by_class.get(cls, default)
 
     def type(self, k: int = 0, default: np.dtype | None = None) -> np.dtype | None:
         return self.types[k] if len(self.types) > k else default
@@ -59,15 +66,12 @@ class TemplateApi:
         self.__doc__ = impl.__doc__
 
     def __getitem__(self, targs: Any) -> Callable:
-        key = targs if isinstance(targs, tuple) else (targs,)
-        bound = self.cache.get(key)
+        bound = self.cache.get(targs)
         if bound is None:
-            parsed, impl = parse_targs(key), self.impl
-
-            def bound(*args: Any, **kwargs: Any) -> Any:
-                return impl(parsed, *args, **kwargs)
-
-            self.cache[key] = bound
+            key = targs if isinstance(targs, tuple) else (targs,)
+            # a partial adds no Python frame to every call (kernel_frame walks the stack past it too)
+            bound = self.cache.get(key) or partial(self.impl, parse_targs(key))
+            self.cache[key] = self.cache[targs] = bound
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -14,9 +14,11 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import np_dtype
+from ..memory import all_set
 from ..runtime import current
 
 VL = 256
+_U8 = np.dtype(np.uint8)
 
 
 class LoadDist(Enum):
@@ -214,8 +216,10 @@ class RegTensor:
         rows = rec.batch
         if values.ndim != 2 or values.shape[0] != rows:
             values = np.broadcast_to(values.reshape(-1, values.shape[-1]), (rows, values.shape[-1]))
-        self.raw = (values if values.flags.c_contiguous else np.ascontiguousarray(values)).view(np.uint8)
-        if lane_def is None or lane_def.all():
+        if not values.flags.c_contiguous:
+            values = np.ascontiguousarray(values)
+        self.raw = values if values.dtype is _U8 else values.view(_U8)
+        if lane_def is None or all_set(lane_def):
             self.defined = None
         else:
             lane_def = np.asarray(lane_def).reshape(-1, lane_def.shape[-1])
@@ -252,7 +256,7 @@ class MaskReg:
         got = self._lanes.get(width)
         if got is None:
             act = self.bits[:, ::width]
-            got = self._lanes[width] = (act, bool(act.all()))
+            got = self._lanes[width] = (act, all_set(act))
         return got
 
     def set_bits(self, bits: np.ndarray, rec) -> None:
