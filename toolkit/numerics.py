@@ -155,10 +155,23 @@ def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.divide(a, b)
 
 
+#: unsigned view of a float width, and the bits of -0.0 in it
+_UBITS = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32), 8: np.dtype(np.uint64)}
+_SIGN = {2: 0x8000, 4: 0x80000000, 8: 1 << 63}
+
+
+def _has_bits(r: np.ndarray, bits: int) -> bool:
+    """Whether some element of the float array ``r`` has exactly the encoding ``bits`` (one compare and a
+    bytes scan: the signed-zero fix-ups below are rarely needed and must not cost a numpy where each)."""
+    u = _UBITS.get(r.dtype.itemsize)
+    return u is None or 1 in (r.view(u) == bits).tobytes()
+
+
 def _fmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Max propagating NaN; max(+0, -0) = +0."""
     r = np.maximum(a, b)
-    if r.dtype.kind == "f":
+    # only a -0 result can be wrong (a +0 is right whatever the other zero's sign): skip the fix-up without one
+    if r.dtype.kind == "f" and _has_bits(r, _SIGN.get(r.dtype.itemsize, 0)):
         zero = (a == 0) & (b == 0)
         if zero.any():
             r = np.where(zero, np.where(np.signbit(a) & np.signbit(b), a, np.abs(a)), r)
@@ -168,7 +181,8 @@ def _fmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _fmin(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Min propagating NaN; min(+0, -0) = -0 (UNCONFIRMED for element-wise Min; docs state it for Reduce)."""
     r = np.minimum(a, b)
-    if r.dtype.kind == "f":
+    # only a +0 result can be wrong (a -0 is right whatever the other zero's sign): skip the fix-up without one
+    if r.dtype.kind == "f" and _has_bits(r, 0):
         zero = (a == 0) & (b == 0)
         if zero.any():
             r = np.where(zero, np.where(np.signbit(a) | np.signbit(b), -np.abs(a), a), r)

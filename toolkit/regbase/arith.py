@@ -63,19 +63,20 @@ def _finish(rec, opcode: str, dst: RegTensor, dt: np.dtype, result: np.ndarray, 
         rec.emit(opcode, dst.id, srcs + (mask.id,), None, mask=mask.id)
 
 
-def _check_accumulator(dst: RegTensor, srcs: tuple, mask: MaskReg, w: int, mode: MaskMergeMode, name: str) -> None:
-    """Warn when an accumulator (dst is also a source) is updated in ZEROING mode and lanes that held
-    accumulated data under an earlier, wider mask are zeroed (the ar-fold pitfall)."""
-    if not any(s is dst for s in srcs):
+def _check_accumulator(dst: RegTensor, is_acc: bool, mask: MaskReg, w: int, mode: MaskMergeMode,
+                       name: str) -> None:
+    """Warn when an accumulator (``is_acc``: dst is also a source) is updated in ZEROING mode and lanes that
+    held accumulated data under an earlier, wider mask are zeroed (the ar-fold pitfall)."""
+    if not is_acc:
         dst.acc_lanes = None
         return
     active, full = mask.lanes(w)
-    if mode == ZEROING and not full and dst.acc_lanes is not None and (dst.acc_lanes & ~active).any():
+    if mode is ZEROING and not full and dst.acc_lanes is not None and (dst.acc_lanes & ~active).any():
         lost = int((dst.acc_lanes & ~active)[0].sum())          # per core (every core of a batch alike)
         current().report("ZEROING_ACCUMULATOR",
                          f"{name} updates an accumulator in ZEROING mode under a {int(active[0].sum())}-lane mask: "
                          f"{lost} lane(s) holding earlier partial results are zeroed; use MaskMergeMode::MERGING")
-    dst.acc_lanes = active.copy() if mode == ZEROING or dst.acc_lanes is None else (dst.acc_lanes | active)
+    dst.acc_lanes = active.copy() if mode is ZEROING or dst.acc_lanes is None else (dst.acc_lanes | active)
 
 
 def _binary(name: str, opcode: str, api: str):
@@ -84,7 +85,7 @@ def _binary(name: str, opcode: str, api: str):
         dt = t.type(0) or dst.dtype
         mode = t.enum(MaskMergeMode, ZEROING)
         w = dt.itemsize
-        _check_accumulator(dst, (src0, src1), mask, w, mode, api)
+        _check_accumulator(dst, dst is src0 or dst is src1, mask, w, mode, api)
         result = elementwise(name, dt)(src0.raw.view(dt), src1.raw.view(dt))
         lane_def = _and_def(src0.lane_defined(w), src1.lane_defined(w))
         _finish(rec, opcode, dst, dt, result, lane_def, mask, mode, (src0.id, src1.id))
@@ -98,7 +99,7 @@ def _scalar(name: str, opcode: str, api: str):
         dt = t.type(0) or dst.dtype
         mode = t.enum(MaskMergeMode, ZEROING)
         w = dt.itemsize
-        _check_accumulator(dst, (src,), mask, w, mode, api)
+        _check_accumulator(dst, dst is src, mask, w, mode, api)
         x = src.raw.view(dt)
         result = elementwise(name, dt)(x, np.full(x.shape[-1], scalar_value(scalar), dtype=dt))
         _finish(rec, opcode, dst, dt, result, src.lane_defined(w), mask, mode, (src.id,))
@@ -139,7 +140,7 @@ def Mula(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskR
     dt = t.type(0) or dst.dtype
     mode = t.enum(MaskMergeMode, ZEROING)
     w = dt.itemsize
-    _check_accumulator(dst, (src0, src1, dst), mask, w, mode, "Mula")
+    _check_accumulator(dst, True, mask, w, mode, "Mula")
     a, b, c = src0.raw.view(dt), src1.raw.view(dt), dst.raw.view(dt)
     if rec.machine.params["numerics"]["mula_fused"] and dt.kind == "f" and dt != np.float64:
         result = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(dt)

@@ -30,6 +30,7 @@ _LOAD_FOOTPRINT = {
 }
 #: the check message of each load dist (formatted once, not per load)
 _LOAD_WHAT = {d: f"LoadAlign<{d}>" for d in _LOAD_FOOTPRINT}
+_STORE_WHAT = {d.value: f"StoreAlign<{d.value}>" for d in StoreDist}
 POST_UPDATE = PostLiteral.POST_MODE_UPDATE
 #: element bytes named by a dist's suffix (US_B16, INTLV_B32, FIRST_B8 ...)
 _SUFFIX_BYTES = {"B8": 1, "B16": 2, "B32": 4}
@@ -219,6 +220,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
     if isinstance(src, MaskReg):
         return _store_mask(ctx, rec, t, dst, src, *args)
     dist = t.enum(StoreDist, StoreDist.DIST_NORM).value
+    what = _STORE_WHAT[dist]
     dt = t.type(0) or src.dtype
     w = dt.itemsize
     mask: MaskReg = args[-1]
@@ -226,7 +228,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
     if dist.startswith("INTLV"):
         src1: RegTensor = args[0]
         ew = _SUFFIX_BYTES[dist[6:]]
-        ub.check(dst.addr, 2 * VL, f"StoreAlign<{dist}>", 32)
+        ub.check(dst.addr, 2 * VL, what, 32)
         b = src.raw.shape[0]
         both = np.stack([src.raw.reshape(b, -1, ew), src1.raw.reshape(b, -1, ew)], axis=2).reshape(b, -1)
         d0 = src.defined if src.defined is not None else np.ones((b, VL), bool)
@@ -237,7 +239,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
     addr, rest = _resolve_addr(dst, args[:-1])
     if dist.startswith("FIRST"):
         ew = _SUFFIX_BYTES[dist[6:]]
-        ub.check(addr, ew, f"StoreAlign<{dist}>", ew)
+        ub.check(addr, ew, what, ew)
         ub.wr(addr, src.raw[:, :ew], True if src.defined is None else src.defined[:, :ew])
         rec.emit("RV_VST", -1, (src.id,), dist=dist, ub_addr=addr, ub_bytes=ew)
     else:
@@ -245,15 +247,15 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
         active, full = mask.lanes(lane)
         nbytes = data.shape[1]
         if full:
-            ub.check(addr, nbytes, f"StoreAlign<{dist}>", 32)
+            ub.check(addr, nbytes, what, 32)
             ub.wr(addr, data, dd)
         else:
-            ub.check(addr, 0, f"StoreAlign<{dist}>", 32)
+            ub.check(addr, 0, what, 32)
             bm = np.repeat(active, ew, axis=1)
             on = bm.any(axis=0)
             if on.any():
                 last = int(np.nonzero(on)[0][-1]) + 1
-                ub.check(addr, last, f"StoreAlign<{dist}>")
+                ub.check(addr, last, what)
                 ub.wr_where(addr, data[:, :last], dd[:, :last], bm[:, :last])
         rec.emit("RV_VST", -1, (src.id, mask.id), mask=mask.id, dist=dist, ub_addr=addr, ub_bytes=nbytes)
     if t.enum(PostLiteral) is POST_UPDATE:

@@ -13,6 +13,9 @@ all generic (no kernel knowledge):
 """
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+
 from ..events import ITER
 from ..machine.isa import SIDE_EFFECTS
 
@@ -20,23 +23,24 @@ _NEVER_DEAD = SIDE_EFFECTS | {ITER}
 
 
 def compile_passes(instrs: list) -> list:
-    reads: dict[int, int] = {}
-    for ins in instrs:
-        for s in ins[2]:
-            reads[s] = reads.get(s, 0) + 1
-    alive = [True] * len(instrs)
+    reads = Counter(chain.from_iterable(ins[2] for ins in instrs))
+    # only pure register writes can die: sweep just those, last first (a reader follows its writer, so one
+    # sweep frees whole chains; sweeps repeat until nothing changes, as before)
+    candidates = [k for k, ins in enumerate(instrs) if ins[1] >= 0 and ins[0] not in _NEVER_DEAD]
+    candidates.reverse()
+    dead = set()
     changed = True
     while changed:
         changed = False
-        for k in range(len(instrs) - 1, -1, -1):
-            if not alive[k]:
+        for k in candidates:
+            if k in dead:
                 continue
-            op, dst, srcs = instrs[k][:3]
-            if dst >= 0 and op not in _NEVER_DEAD and reads.get(dst, 0) == 0:
-                alive[k] = False
+            dst, srcs = instrs[k][1:3]
+            if reads[dst] == 0:
+                dead.add(k)
                 changed = True
                 for s in srcs:
                     reads[s] -= 1
-    if all(alive):
+    if not dead:
         return instrs
-    return [ins for ins, a in zip(instrs, alive) if a]
+    return [ins for k, ins in enumerate(instrs) if k not in dead]

@@ -247,7 +247,11 @@ class MaskReg:
         rec = _recorder()
         if bits is None:
             rec.declare("mask")
-        self.bits = np.zeros((1, VL), dtype=bool) if bits is None else np.asarray(bits).reshape(-1, VL)
+        if bits is None:
+            bits = np.zeros((1, VL), dtype=bool)
+        elif type(bits) is not np.ndarray or bits.ndim != 2 or bits.shape[1] != VL:   # (PLT/PSET rows are)
+            bits = np.asarray(bits).reshape(-1, VL)
+        self.bits = bits
         self.id = rec.new_id() if _id is None else _id
         self._lanes: dict[int, tuple[np.ndarray, bool]] = {}
 
