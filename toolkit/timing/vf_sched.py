@@ -128,6 +128,7 @@ def decode(instrs: list, machine: Machine) -> tuple[list[Row], list[int]]:
     rows: list[Row] = []
     last_reader: list[int] = []
     iter_start = False
+    costs: dict[str, tuple] = {}                  # opcode -> (cost entry, unit class), looked up once
     for raw in instrs:
         ins = raw if isinstance(raw, Instr) else Instr(*raw)
         if ins.opcode in PSEUDO_OPS:
@@ -135,8 +136,11 @@ def decode(instrs: list, machine: Machine) -> tuple[list[Row], list[int]]:
                 producer[ins.dst] = producer[ins.srcs[0]]
             iter_start = iter_start or ins.opcode == ITER
             continue
-        info = machine.instr(ins.opcode)
-        cls = _UNIT_CLASS[info.unit]
+        got = costs.get(ins.opcode)
+        if got is None:
+            info = machine.instr(ins.opcode)
+            got = costs[ins.opcode] = (info, _UNIT_CLASS[info.unit])
+        info, cls = got
         idx = len(rows)
         deps = []
         for s in ins.srcs:
@@ -187,6 +191,15 @@ class _VectorCore:
         for prod, reader in enumerate(last_reader):
             if reader >= 0 and rows[prod].value:
                 self.releases_by[reader].append(prod)
+        # the waiting rows (dispatched, not issued), kept apart by what they wait for, so that a cycle
+        # looks only at the rows that can issue in it (a latency-bound stream keeps most of its window
+        # waiting for operands; scanning all of it every cycle was most of the scheduler's time)
+        self.nwait = 0
+        self.ready: list[int] = []                          # ready (rdy <= t), not issued; sorted by row
+        self.pending: list[tuple[int, int]] = []            # (rdy, row) with rdy in the future (heap)
+        self.dependents: dict[int, list[int]] = {}          # unissued producer -> rows it blocks
+        self.by_age: list[int] = []                         # every waiting row (heap, issued ones popped lazily)
+        self.fresh: list[int] = []                          # rows made ready at t by an issue at t
 
     # ---- front end ----------------------------------------------------------------------------
     def reg_available(self, t: int) -> bool:
@@ -223,26 +236,78 @@ class _VectorCore:
         self.rdy[i] = r
         return r
 
-    def issue_pass(self, waiting: list[int], t: int) -> list[int]:
-        """One cycle of issue: loads and other ops oldest first, then stores; returns the still waiting."""
-        rows, rdy, issue, blocker = self.rows, self.rdy, self.issue, self.blocker
+    def admit(self, i: int, t: int) -> None:
+        """Row i is dispatched at t: file it by what it waits for."""
+        self.nwait += 1
+        heapq.heappush(self.by_age, i)
+        self._file(i, t)
+
+    def _file(self, i: int, t: int) -> None:
+        r = self.ready_at(i)
+        if r < 0:
+            self.dependents.setdefault(self.blocker[i], []).append(i)
+        elif r > t:
+            heapq.heappush(self.pending, (r, i))
+        else:
+            self.fresh.append(i)
+
+    def issue_pass(self, t: int) -> int:
+        """One cycle of issue: ready loads and other ops oldest first, then ready stores; returns how
+        many issued. A row made ready at t by an issue at t (a zero latency) is tried in this cycle when
+        it comes later in that order, as a scan of every waiting row in row order would."""
+        rows, pending, ready = self.rows, self.pending, self.ready
+        if self.fresh:
+            ready += self.fresh
+            self.fresh = []
+        while pending and pending[0][0] <= t:
+            ready.append(heapq.heappop(pending)[1])
+        ready.sort()
         still: list[int] = []
         stores: list[int] = []
-        for i in waiting:
-            cls = rows[i].cls
-            if cls == ST:
+        issued, k = 0, 0
+        while k < len(ready):
+            i = ready[k]
+            k += 1
+            if rows[i].cls == ST:
                 stores.append(i)
                 continue
-            r = rdy[i]
-            if r < 0:
-                b = blocker[i]
-                r = -1 if b >= 0 and issue[b] < 0 else self.ready_at(i)
-            if r < 0 or r > t or not self.try_issue(i, t):
+            if self.try_issue(i, t):
+                issued += 1
+                if self.fresh:
+                    ready, stores = self._merge_fresh(ready, k, i, still, stores)
+            else:
                 still.append(i)
-        if stores:
-            still += [i for i in stores if not self.try_issue(i, t)]
-            still.sort()
-        return still
+        for i in sorted(stores):
+            if self.try_issue(i, t):
+                issued += 1
+            else:
+                still.append(i)
+        self.ready = still
+        self.nwait -= issued
+        return issued
+
+    def _merge_fresh(self, ready: list[int], k: int, at: int, still: list[int], stores: list[int]):
+        """Rows made ready at this cycle: later ones join this pass (in order), earlier ones wait for the
+        next cycle, stores join this cycle's store phase."""
+        fresh, self.fresh = self.fresh, []
+        later = []
+        for j in fresh:
+            if self.rows[j].cls == ST:
+                stores.append(j)
+            elif j > at:
+                later.append(j)
+            else:
+                still.append(j)
+        if later:
+            ready = ready[:k] + sorted(ready[k:] + later)
+        return ready, stores
+
+    def oldest(self) -> int:
+        """The oldest waiting row (-1: none)."""
+        ages, issue = self.by_age, self.issue
+        while ages and issue[ages[0]] >= 0:
+            heapq.heappop(ages)
+        return ages[0] if ages else -1
 
     def try_issue(self, i: int, t: int) -> bool:
         r = self.ready_at(i)
@@ -275,6 +340,10 @@ class _VectorCore:
         for prod in self.releases_by[i]:
             done = t + row.dur if prod == i else t + self.reg_release
             heapq.heappush(self.reg_frees, done)
+        blocked = self.dependents.pop(i, None)
+        if blocked:
+            for j in blocked:
+                self._file(j, t)
         return True
 
     @staticmethod
@@ -349,11 +418,11 @@ class _VectorCore:
                 reason = "unit " + _CLASS_NAME[self.rows[oldest].cls]
         self.stalls[reason] = self.stalls.get(reason, 0) + cycles
 
-    def next_event(self, t: int, waiting: list[int], fe_block: int | None) -> int:
+    def next_event(self, t: int, fe_block: int | None) -> int:
         """The next cycle at which something can change (when nothing happened at t)."""
         nxt = [fe_block] if fe_block is not None else []
-        rdy = self.rdy
-        nxt += [r for r in (rdy[i] if rdy[i] >= 0 else self.ready_at(i) for i in waiting) if r > t]
+        if self.pending:
+            nxt.append(self.pending[0][0])
         nxt += [b for b in self.exu_busy if b > t] + [b for b in self.pred_busy if b > t]
         nxt += [b + self.sfu_switch for b in self.sfu_busy if b + self.sfu_switch > t]
         nxt += [s + self.membar_rel for s in self.stores_pending]
@@ -378,14 +447,13 @@ def _run(core: _VectorCore, rows: list[Row], last_reader: list[int], p) -> None:
     width, window, loop_gap, iter_gap = p["dispatch_width"], p["window"], p["loop_entry_cycles"], p["iteration_cycles"]
     n = len(rows)
     disp = core.disp
-    waiting: list[int] = []
     pc, t, fe_block, last_iter = 0, 0, 0, -iter_gap
-    while pc < n or waiting:
+    while pc < n or core.nwait:
         progressed = False
         # ---- dispatch, in program order ----
         if t >= fe_block:
             for k in range(width):
-                if pc >= n or len(waiting) >= window:
+                if pc >= n or core.nwait >= window:
                     break
                 row = rows[pc]
                 if iter_gap and row.iter_start:          # an iteration starts a dispatch group
@@ -393,7 +461,7 @@ def _run(core: _VectorCore, rows: list[Row], last_reader: list[int], p) -> None:
                         fe_block = max(t + (k > 0), last_iter + iter_gap)
                         break
                     last_iter = t
-                if row.value and not core.reg_available(t) and (waiting or core.reg_frees):
+                if row.value and not core.reg_available(t) and (core.nwait or core.reg_frees):
                     break                       # (nothing can free one: the compiler spilled; go on)
                 disp[pc] = t
                 progressed = True
@@ -406,16 +474,14 @@ def _run(core: _VectorCore, rows: list[Row], last_reader: list[int], p) -> None:
                     core.allocate(pc, last_reader[pc])
                 if row.cls == BAR:
                     core.open_bars.append(pc)
-                waiting.append(pc)
+                core.admit(pc, t)
                 pc += 1
         # ---- issue: loads and other ops oldest first, then stores ----
         issued = False
-        if waiting:
-            still = core.issue_pass(waiting, t)
-            issued = len(still) < len(waiting)
+        if core.nwait:
+            issued = core.issue_pass(t) > 0
             progressed = progressed or issued
-            waiting = still
-        nt = t + 1 if progressed or not waiting and pc >= n else core.next_event(t, waiting, fe_block if pc < n else None)
-        if not issued and (waiting or pc < n):
-            core.stall(waiting[0] if waiting else -1, t, nt - t)
+        nt = t + 1 if progressed or not core.nwait and pc >= n else core.next_event(t, fe_block if pc < n else None)
+        if not issued and (core.nwait or pc < n):
+            core.stall(core.oldest(), t, nt - t)
         t = nt
