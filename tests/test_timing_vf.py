@@ -212,3 +212,17 @@ def test_stalls_name_the_dependency_a_vf_waits_for():
     t = schedule(stream, M)
     assert t.bottleneck() == "dependency chain"          # a single chain meets its bound
     assert set(t.stalls) >= {"wait RV_VCADD", "wait RV_VDIV"}
+
+
+def test_a_zero_latency_result_is_read_in_the_cycle_it_is_made():
+    # a machine file may give an op latency 0: its reader then issues in the producer's cycle (on the
+    # other execute unit)
+    from toolkit.machine import with_instr
+    m = with_instr(M, "RV_VADD", latency=0, ii=1)
+    t = schedule(chain("RV_VADD", 2), m, detail=True)
+    starts = [s[2] for s in t.slices]
+    assert starts[0] == starts[1] == T["dispatch_to_issue"]
+    # and a store reading it goes out in the same cycle as well (the store phase follows the ops): a
+    # store's slice ends its duration after it issued
+    st = schedule([("RV_VADD", 1, (), None), ("RV_VST", -1, (1,), None)], m, detail=True)
+    assert st.slices[1][3] == T["dispatch_to_issue"] + M.instr("RV_VST").duration
