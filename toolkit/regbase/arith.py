@@ -87,7 +87,9 @@ def _binary(name: str, opcode: str, api: str):
         w = dt.itemsize
         _check_accumulator(dst, dst is src0 or dst is src1, mask, w, mode, api)
         result = elementwise(name, dt)(src0.raw.view(dt), src1.raw.view(dt))
-        lane_def = _and_def(src0.lane_defined(w), src1.lane_defined(w))
+        lane_def = None                   # both sources fully defined, the usual case: no per-lane work
+        if src0.defined is not None or src1.defined is not None:
+            lane_def = _and_def(src0.lane_defined(w), src1.lane_defined(w))
         _finish(rec, opcode, dst, dt, result, lane_def, mask, mode, (src0.id, src1.id))
     impl.__name__ = opcode
     return template(impl)
