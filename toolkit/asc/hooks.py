@@ -183,7 +183,7 @@ def launch_arg(handle: int, index: int, addr: int, dtype: int) -> None:
         state.args.append(None)
     if found is not None:
         buf = found[0]
-        names = _prog().kernel_params.get(state.name.split("<", 1)[0].split("::")[-1].strip(), [])
+        names = _prog().kernel_params.get(state.base_name, [])
         if index < len(names) and buf.name.startswith("gm") and buf.name[2:].isdigit():
             buf.name = names[index]               # diagnostics name the buffer after the kernel parameter
         state.args[index] = (buf, found[1], bridge.DTYPES.get(dtype, bridge.DTYPES[2]))
@@ -204,7 +204,7 @@ def launch_end(handle: int) -> None:
     prog = _prog()
     state = prog.drop(handle)
     prog.launch = None
-    if getattr(state, "failed", False):
+    if state.failed:
         return
     prog.launches += 1
     prog.write(launch_record(state, prog))

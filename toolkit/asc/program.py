@@ -47,8 +47,14 @@ class LaunchState:
         self.ub_high = 0
         self.shared: dict = {}
         self.execution: dict[str, Any] = {"mode": "serial"}
+        self.failed = False                     # the launch could not run (it is not recorded)
         for buf in prog.arena.buffers():
             buf.writer[:] = -1
+
+    @property
+    def base_name(self) -> str:
+        """The kernel's name without namespace and template arguments (how its parameters are known)."""
+        return self.name.split("<", 1)[0].split("::")[-1].strip()
 
     def run(self, body: int) -> None:
         """Run the launch's cores: ``body`` is the native ``std::function<int(unsigned)>`` that runs the

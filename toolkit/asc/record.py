@@ -10,16 +10,12 @@ import numpy as np
 from ..views.launch_summary import launch_summary
 
 
-def kernel_base_name(name: str) -> str:
-    return name.split("<", 1)[0].split("::")[-1].strip()
-
-
 def launch_record(state, prog) -> dict[str, Any]:
     result = state.result()
     timing = prog.timing_model.launch(result)
     record = {"kind": "launch", "index": prog.launches, "where": list(state.where),
               **launch_summary(result, prog.timing_model, timing)}
-    names = prog.kernel_params.get(kernel_base_name(state.name), [])
+    names = prog.kernel_params.get(state.base_name, [])
     record["outputs"] = _outputs(state, names)
     record["execution"] = result.meta["execution"]   # lock-step or serial; calls shared by the cores
     if prog.keep_events:                           # for tests and tools: the raw event streams per core
