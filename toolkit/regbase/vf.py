@@ -213,11 +213,6 @@ def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) ->
     execute_vf(ctx, vf, launch, args, kwargs, where)
 
 
-def run_vf_request(ctx, req) -> None:
-    """Run a parked VF call (toolkit.lockstep) on ``ctx`` (a batch of cores)."""
-    execute_vf(ctx, req.vf, req.launch, req.args, req.kwargs, req.where)
-
-
 def execute_vf(ctx, vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) -> None:
     """One VF instance on ``ctx`` (a core, or a batch of cores in lock-step)."""
     rec = vf_begin(ctx, vf.name)
