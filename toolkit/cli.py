@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator
 
 import click
 
+from .gcpause import no_cycle_collection
 from .outputs import BadUsage, OutputPlan
 
 EXIT_OK, EXIT_GATE, EXIT_BAD_INPUT = 0, 1, 2
@@ -82,9 +83,10 @@ def _say(prog: str, text: str) -> None:
 def guarded(prog: str, body: Callable[[], int | None]) -> int:
     """Run an entry point's ``body`` and map how it ended to an exit code (module docstring): a
     BadUsage or an I/O error is one line on stderr, an interrupt one line "interrupted", a closed
-    stdout pipe nothing at all. Never a traceback for these."""
+    stdout pipe nothing at all. Never a traceback for these. The body runs with the cyclic garbage
+    collector paused (toolkit.gcpause: a command's objects are acyclic; the collector only walks them)."""
     try:
-        with _exit_signals():
+        with _exit_signals(), no_cycle_collection():
             code = body()
             with contextlib.suppress(AttributeError, ValueError):
                 sys.stdout.flush()                   # an EPIPE still buffered surfaces here
