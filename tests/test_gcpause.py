@@ -5,7 +5,7 @@ import gc
 
 import pytest
 
-from toolkit.cli import guarded
+from toolkit.cli import guarded, main
 from toolkit.outputs import BadUsage
 
 
@@ -34,3 +34,20 @@ def test_a_caller_that_paused_the_collector_keeps_it_paused():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("mode", [[], ["--serial"]])
+def test_a_run_leaves_no_core_contexts_for_the_collector(capsys, mode):
+    # with the collector paused for a whole command, whatever a launch leaves in reference cycles stays
+    # until the command ends (a sweep's worker runs many): the cores' contexts (UB, events) must be freed
+    # by reference counting alone
+    from toolkit.runtime import CoreContext
+    gc.collect()
+    gc.disable()
+    try:
+        main([*mode, "kv_rms_norm_rope_cache", "--batch", "2", "--seq", "8"])
+        left = [o for o in gc.get_objects() if isinstance(o, CoreContext)]
+    finally:
+        gc.enable()
+    capsys.readouterr()
+    assert left == []

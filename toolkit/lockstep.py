@@ -191,6 +191,22 @@ class Scheduler:
 
     # -- the scheduler -------------------------------------------------------------------------------
     def run(self, body: Callable[[CoreContext], None]) -> None:
+        try:
+            self._run(body)
+        finally:
+            self._detach()
+
+    def _detach(self) -> None:
+        """Drop the links between the scheduler and its cores (core -> scheduler -> cores is a cycle: left
+        in place, a launch's contexts, UB and events would wait for the cyclic collector, which every
+        entry point pauses)."""
+        for ctx in self.ctxs:
+            ctx.scheduler = None
+        self.glets.clear()
+        self.parked.clear()
+        self.main = None
+
+    def _run(self, body: Callable[[CoreContext], None]) -> None:
         self.main = self._greenlet.getcurrent()
         for ctx in self.ctxs:
             ctx.scheduler = self
