@@ -30,9 +30,6 @@ INCLUDE = PKG / "include"
 RUNTIME = PKG / "runtime"
 BUILD_VERSION = "1"
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
-_KERNEL_RE = re.compile(r"__global__[^;{]*?\b([A-Za-z_]\w*)\s*\(([^)]*)\)\s*\{", re.S)
-
-
 class BuildError(Exception):
     """The program does not compile (bad input: exit 2). ``location`` is "file:line" of the first error."""
 
@@ -154,20 +151,6 @@ def _cached_object(cxx: list[str], cache: Path, name: str, src: Path, args: list
     return out
 
 
-def kernel_params(texts: list[str]) -> dict[str, list[str]]:
-    """Parameter names of the ``__global__`` kernels defined in ``texts`` (for naming outputs)."""
-    out: dict[str, list[str]] = {}
-    for text in texts:
-        for name, params in _KERNEL_RE.findall(text):
-            names = []
-            for p in params.split(","):
-                ids = re.findall(r"[A-Za-z_]\w*", p.split("=")[0])
-                if ids and ids[-1] != "void":
-                    names.append(ids[-1])
-            out.setdefault(name, names)
-    return out
-
-
 def build(source: str | Path, include_dirs: list[str] = (), defines: list[str] = (),
           cache: Path | None = None) -> Built:
     src = Path(source).resolve()
@@ -193,7 +176,10 @@ def build(source: str | Path, include_dirs: list[str] = (), defines: list[str] =
         h.update(str(f).encode() + b"\0" + rewritten[f].text.encode())
     key = h.hexdigest()[:32]
     out_dir = cache / "programs" / key
-    params = kernel_params(list(texts.values()))
+    params: dict[str, list[str]] = {}
+    for r in rewritten.values():
+        for name, names in r.kernels.items():
+            params.setdefault(name, names)
     loops = [lp for r in rewritten.values() for lp in r.loops]
     if (out_dir / "program.so").is_file():
         return Built(src, out_dir / "program.so", shim, sdir, params, True, loops)

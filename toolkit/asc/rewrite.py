@@ -51,6 +51,7 @@ class Rewritten:
     launches: list[tuple[str, int]] = field(default_factory=list)   #: (kernel expression, line)
     vfs: list[VfFunction] = field(default_factory=list)
     loops: list[LoopSite] = field(default_factory=list)
+    kernels: dict[str, list[str]] = field(default_factory=dict)    #: __global__ kernel -> parameter names
 
     @property
     def changed(self) -> bool:
@@ -66,6 +67,7 @@ def rewrite(src: str, filename: str) -> Rewritten:
         edits: list[tuple[int, int, str]] = []
         _launch_edits(src, toks, edits, out)
         _vf_edits(src, toks, edits, out)
+        _kernels(toks, out)
     except LexError:
         return Rewritten(src)
     text = src
@@ -137,6 +139,26 @@ def _vf_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> None:
         else:
             out.vfs.append(VfFunction(name, t.text, t.line, _count_params(toks, lp, rp), False))
         _loop_edits(src, toks, body + 1, end, edits, out)
+
+
+# -- kernels -------------------------------------------------------------------------------------
+def _kernels(toks: list[Token], out: Rewritten) -> None:
+    """The parameter names of every ``__global__`` kernel defined here (for naming its outputs): per
+    parameter the last identifier before a default value (an unnamed one: its type's name)."""
+    for k, t in enumerate(toks):
+        if t.kind != IDENT or t.text != "__global__":
+            continue
+        found = _function_after(toks, k)
+        if found is None:
+            continue
+        name, lp, rp, _ = found
+        names = []
+        for param in _split_params(toks[lp + 1:rp]):
+            cut = next((i for i, x in enumerate(param) if x.text == "="), len(param))
+            ids = [x.text for x in param[:cut] if x.kind == IDENT]
+            if ids and ids[-1] != "void":
+                names.append(ids[-1])
+        out.kernels.setdefault(name, names)
 
 
 def _function_after(toks: list[Token], k: int):
