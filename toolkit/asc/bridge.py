@@ -12,7 +12,6 @@ A fatal diagnostic stops the emulated core: ``dispatch`` returns :data:`ABORT` a
 """
 from __future__ import annotations
 
-import copy
 import traceback
 from typing import Any, Callable
 
@@ -21,10 +20,8 @@ import numpy as np
 from .. import dma, dtypes, membase, regbase, sync
 from ..diagnostics import SOURCE_LOCATION, KernelAbort
 from ..dtypes import BF16, CScalar
-from ..events import ScalarOp
 from ..membase import params as mbparams
 from ..regbase import types as rt
-from ..regbase.template import TemplateApi
 from ..runtime import current_or_none
 from ..tensor import GlobalTensor, GmPtr, LocalTensor, UbPtr
 from . import enums
@@ -67,9 +64,7 @@ class Api:
         if self.method is not None:
             return getattr(args[0], self.method)(*targs, *args[1:])
         fn = self.fn
-        if targs and isinstance(fn, TemplateApi):
-            return fn[tuple(targs)](*args)
-        if targs and hasattr(fn, "__getitem__"):
+        if targs and hasattr(fn, "__getitem__"):         # a TemplateApi (or SetFlag[...]-style API)
             return fn[tuple(targs)](*args)
         return fn(*targs, *args) if targs else fn(*args)
 
@@ -233,14 +228,6 @@ def _unsupported(api: Api, exc: Exception) -> Any:
     except KernelAbort as stop:
         PROGRAM.aborted(stop.diag)
     return ABORT
-
-
-def scalar_event(kind: str, nbytes: int) -> ScalarOp:
-    return ScalarOp(kind, nbytes, SOURCE_LOCATION.get() or ("?", 0))
-
-
-def copy_object(obj: Any) -> Any:
-    return copy.copy(obj)
 
 
 __all__ = ["ABORT", "dispatch", "resolve", "register_file", "GlobalTensor", "GmPtr"]

@@ -15,8 +15,7 @@ def _local(p: UbPtr, nbytes: int) -> LocalTensor:
 
 def _global(p: GmPtr) -> GlobalTensor:
     g = GlobalTensor(p.dtype)
-    g.buf, g.offset = p.buf, p.offset
-    g.count = (p.buf.size - p.offset) // p.dtype.itemsize
+    g.SetGlobalBuffer(p)                 # the rest of the allocation from the pointer on
     return g
 
 

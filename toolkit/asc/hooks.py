@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 import linecache
 import re
+from copy import copy as shallow_copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,25 +37,24 @@ _REG_KINDS = {"RegTensor": "reg", "MaskReg": "mask", "UnalignRegForLoad": "unali
               "UnalignRegForStore": "unalign_store"}
 
 
+#: what ``new`` constructs for each C++ object kind (a, b: the constructor's encoded arguments)
+_CONSTRUCTORS = {
+    "TPipe": lambda a, b: TPipe(),
+    "TQue": lambda a, b: TQue(TPosition(bridge.POSITIONS[a]), b),
+    "TBuf": lambda a, b: TBuf(TPosition(bridge.POSITIONS[a])),
+    "RegTensor": lambda a, b: rt.RegTensor(bridge.DTYPES[a]),
+    "MaskReg": lambda a, b: rt.MaskReg(),
+    "UnalignRegForLoad": lambda a, b: rt.UnalignRegForLoad(),
+    "UnalignRegForStore": lambda a, b: rt.UnalignRegForStore(),
+}
+
+
 def new(kind_id: int, a: int, b: int) -> int:
     kind = _s(kind_id)
-    if kind == "TPipe":
-        obj: Any = TPipe()
-    elif kind == "TQue":
-        obj = TQue(TPosition(bridge.POSITIONS[a]), b)
-    elif kind == "TBuf":
-        obj = TBuf(TPosition(bridge.POSITIONS[a]))
-    elif kind == "RegTensor":
-        obj = rt.RegTensor(bridge.DTYPES[a])
-    elif kind == "MaskReg":
-        obj = rt.MaskReg()
-    elif kind == "UnalignRegForLoad":
-        obj = rt.UnalignRegForLoad()
-    elif kind == "UnalignRegForStore":
-        obj = rt.UnalignRegForStore()
-    else:
+    make = _CONSTRUCTORS.get(kind)
+    if make is None:
         raise KeyError(f"unknown object kind {kind}")
-    handle = _prog().new_handle(obj)
+    handle = _prog().new_handle(make(a, b))
     if kind in _REG_KINDS:
         _prog().declared.add(handle)              # a named register: alive until its destructor
     return handle
@@ -72,7 +72,7 @@ def free(handle: int) -> None:
 
 
 def copy(handle: int) -> int:
-    return _prog().new_handle(bridge.copy_object(_prog().objects[handle]))
+    return _prog().new_handle(shallow_copy(_prog().objects[handle]))
 
 
 # -- VF instances and loops -------------------------------------------------------------------------

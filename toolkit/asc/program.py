@@ -185,8 +185,7 @@ class ProgramState:
     def global_tensor(self, addr: int, count: int, dtype) -> GlobalTensor:
         buf, off = self.locate(addr, "GlobalTensor")
         g = GlobalTensor(dtype)
-        g.buf, g.offset = buf, off
-        g.count = (buf.size - off) // dtype.itemsize if count < 0 else int(count)
+        g.SetGlobalBuffer(GmPtr(buf, off, dtype), None if count < 0 else count)   # count < 0: to the end
         if self.launch is not None:
             self.launch.gm_dtypes.setdefault(buf.name, Counter())[dtype.name] += 1
         return g
