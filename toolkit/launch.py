@@ -117,13 +117,8 @@ def _run_cores(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
                 aborted[ctx.core_id] = stop.diag
 
     if mode == "lockstep" and block_num > 1:      # one core: nothing to share, the serial loop is the same run
-        from . import gm_races
         from .lockstep import launch_cores
-        logged = gm_races.start(a.buf for a in args if isinstance(a, GmPtr))
-        try:
-            ctxs = launch_cores(run_core, block_num, machine, diag, shared)
-        finally:
-            gm_races.finish(logged, diag)
+        ctxs = launch_cores(run_core, block_num, machine, diag, shared, [a.buf for a in args if isinstance(a, GmPtr)])
         for ctx in ctxs:
             core_done(ctx.core_id, block_num)
     else:

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from . import gm_races
 from .batch import BatchCore
 from .diagnostics import SOURCE_LOCATION, Diagnostics, KernelAbort
 from .dtypes import CScalar
 from .machine import Machine
+from .memory import GmBuffer
 from .runtime import CoreContext, running
 from .tensor import LocalTensor, ScalarRead, ScalarReadInt, UbPtr
 
@@ -263,12 +265,27 @@ class Scheduler:
 
 
 def launch_cores(run_core: Callable[[CoreContext], None], block_num: int, machine: Machine, diag: Diagnostics,
-                 shared: dict) -> list[CoreContext]:
+                 shared: dict, gm_bufs: Iterable[GmBuffer] = ()) -> list[CoreContext]:
     """Run ``run_core(ctx)`` (the kernel on one core) for ``block_num`` cores in lock-step; their contexts."""
     size = machine.ub_bytes
     data2d = np.zeros((block_num, size), dtype=np.uint8)
     defined2d = np.zeros((block_num, size), dtype=bool)
     ctxs = [CoreContext(machine, c, block_num, diag, ub_buffer=data2d[c], ub_defined=defined2d[c], shared=shared)
             for c in range(block_num)]
-    Scheduler(ctxs, data2d, defined2d).run(run_core)
+    run_lockstep(ctxs, data2d, defined2d, run_core, gm_bufs, diag)
     return ctxs
+
+
+def run_lockstep(ctxs: list[CoreContext], data2d: np.ndarray, defined2d: np.ndarray,
+                 run_core: Callable[[CoreContext], None], gm_bufs: Iterable[GmBuffer], diag: Diagnostics,
+                 on_switch: Callable[[int], None] | None = None) -> dict:
+    """Run the cores of one launch in lock-step (both routes: Python kernels and ``.asc`` programs), the
+    GM writes to ``gm_bufs`` judged for conflicts as a core-by-core run judges them (toolkit.gm_races);
+    returns how much the cores shared (:attr:`Scheduler.stats`)."""
+    logged = gm_races.start(gm_bufs)
+    sched = Scheduler(ctxs, data2d, defined2d, on_switch)
+    try:
+        sched.run(run_core)
+    finally:
+        gm_races.finish(logged, diag)
+    return sched.stats

@@ -92,15 +92,9 @@ class LaunchState:
                 switch(ctx.core_id)
                 one_core(ctx)
             return
-        from .. import gm_races
-        from ..lockstep import Scheduler
-        sched = Scheduler(ctxs, prog.ub.rows(n), defined, on_switch=switch)
-        logged = gm_races.start(prog.arena.buffers())
-        try:
-            sched.run(one_core)
-        finally:
-            gm_races.finish(logged, self.diag)
-        self.execution = {"mode": "lockstep", **sched.stats}
+        from ..lockstep import run_lockstep
+        stats = run_lockstep(ctxs, prog.ub.rows(n), defined, one_core, prog.arena.buffers(), self.diag, switch)
+        self.execution = {"mode": "lockstep", **stats}
 
     def _finish_core(self, ctx: CoreContext, aborted: bool) -> None:
         abort = ctx.abort_diag
