@@ -9,12 +9,26 @@ checks (never-written bytes) are judged per core and reported for the cores they
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from .diagnostics import KernelAbort
 from .memory import _ONES, _UINT
+
+
+def each_core(members: list, fn: Callable[[Any], Any]) -> Any:
+    """``fn(core)`` for every member, as each core alone would run it: a fatal rule one core breaks does
+    not spare the others their reports; the first stop is raised once all ran. Returns the last result."""
+    stop, out = None, None
+    for m in members:
+        try:
+            out = fn(m)
+        except KernelAbort as err:
+            stop = stop or err
+    if stop is not None:
+        raise stop
+    return out
 
 
 def rows_of(cores: list[int]) -> slice | np.ndarray:
@@ -36,14 +50,7 @@ class UbBatch:
 
     def check(self, addr: int, nbytes: int, what: str, align: int = 1) -> None:
         """Bounds and alignment are the same for every member (same addresses): each core reports."""
-        stop = None
-        for m in self.members:
-            try:
-                m.ub.check(addr, nbytes, what, align)
-            except KernelAbort as err:
-                stop = stop or err
-        if stop is not None:
-            raise stop
+        each_core(self.members, lambda m: m.ub.check(addr, nbytes, what, align))
 
     def rd(self, addr: int, nbytes: int) -> np.ndarray:
         return self.data2d[self.rows, addr:addr + nbytes]
@@ -119,16 +126,7 @@ class BatchCore:
 
     def report(self, code: str, message: str, **kw: Any):
         """Report for every member core; a fatal rule stops them all (they broke it alike)."""
-        stop = None
-        diag = None
-        for m in self.members:
-            try:
-                diag = m.report(code, message, **kw)
-            except KernelAbort as err:
-                stop = stop or err
-        if stop is not None:
-            raise stop
-        return diag
+        return each_core(self.members, lambda m: m.report(code, message, **kw))
 
     def intern_stream(self, instrs) -> tuple:
         return self.members[0].intern_stream(instrs)
