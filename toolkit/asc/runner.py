@@ -152,10 +152,8 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def _read_all(fd: int) -> str:
-    chunks = []
     with os.fdopen(fd, "rb") as fh:
-        chunks.append(fh.read())
-    return b"".join(chunks).decode(errors="replace")
+        return fh.read().decode(errors="replace")
 
 
 def _records(path: Path) -> list[dict]:
