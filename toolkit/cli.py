@@ -20,13 +20,12 @@ import math
 import os
 import signal
 import sys
-import threading
 from typing import Any, Callable, Iterator
 
 import click
 
 from .gcpause import no_cycle_collection
-from .outputs import BadUsage, OutputPlan
+from .outputs import BadUsage, OutputPlan, signal_handlers
 
 EXIT_OK, EXIT_GATE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_SIGPIPE = 128 + 13
@@ -50,20 +49,10 @@ def _raise_interrupted(signum: int, frame: Any) -> None:
 def _exit_signals() -> Iterator[None]:
     """SIGINT/SIGTERM/SIGHUP raise :class:`Interrupted` (unless ignored, e.g. a background job);
     SIGXFSZ is ignored so a file-size limit fails the write (EFBIG) instead of killing the process."""
-    if threading.current_thread() is not threading.main_thread():
+    handlers = {getattr(signal, name): signal.SIG_IGN if name == "SIGXFSZ" else _raise_interrupted
+                for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGXFSZ") if hasattr(signal, name)}
+    with signal_handlers(handlers):
         yield
-        return
-    old = {}
-    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGXFSZ"):
-        sig = getattr(signal, name, None)
-        if sig is None or signal.getsignal(sig) is signal.SIG_IGN:
-            continue
-        old[sig] = signal.signal(sig, signal.SIG_IGN if name == "SIGXFSZ" else _raise_interrupted)
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
 
 
 def _quiet_stdout() -> None:

@@ -62,7 +62,7 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 STDOUT, FILE, STREAM = "stdout", "file", "stream"
 TEMP_PREFIX, TEMP_SUFFIX = ".migrate-check-", ".tmp"
@@ -102,24 +102,34 @@ class _Target:
 
 
 @contextlib.contextmanager
-def held_signals() -> Iterator[None]:
-    """Hold SIGINT/SIGTERM/SIGHUP for the block (main thread only); a signal that arrived meanwhile
-    is raised again when the block ends, so it still interrupts, just not halfway through."""
+def signal_handlers(handlers: Mapping[int, Any], keep: tuple = (signal.SIG_IGN,)) -> Iterator[None]:
+    """``handlers`` (signal -> handler) installed for the block, in the main thread only, on the
+    signals whose handler is not one of ``keep`` (an ignored signal stays ignored); the old handlers
+    are restored when the block ends."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    pending: list[int] = []
     old = {}
-    for sig in HELD_SIGNALS:
-        handler = signal.getsignal(sig)
-        if handler not in (signal.SIG_IGN, None):
-            old[sig] = handler
-            signal.signal(sig, lambda signum, frame: pending.append(signum))
+    for sig, handler in handlers.items():
+        if signal.getsignal(sig) not in keep:
+            old[sig] = signal.signal(sig, handler)
     try:
         yield
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def held_signals() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM/SIGHUP for the block (main thread only); a signal that arrived meanwhile
+    is raised again when the block ends, so it still interrupts, just not halfway through."""
+    pending: list[int] = []
+    try:
+        with signal_handlers({sig: lambda signum, frame: pending.append(signum) for sig in HELD_SIGNALS},
+                             keep=(signal.SIG_IGN, None)):
+            yield
+    finally:
         if pending:
             signal.raise_signal(pending[0])
 
