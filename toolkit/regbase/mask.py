@@ -31,12 +31,8 @@ def bits_for_lanes(active: np.ndarray, width: int, nibble: bool) -> np.ndarray:
 
 def _prefix_table(width: int, nibble: bool) -> np.ndarray:
     """Row n: the predicate bits of lanes ``i < n`` (read-only), n = 0 .. VL/width."""
-    n = np.arange(VL // width + 1)[:, None]
-    byte = np.arange(VL)[None, :]
-    if nibble or width == 1:                       # as bits_for_lanes: each lane's whole width
-        table = byte < n * width
-    else:                                          # ... or its first bit only
-        table = (byte % width == 0) & (byte // width < n)
+    lanes = VL // width
+    table = bits_for_lanes(np.arange(lanes) < np.arange(lanes + 1)[:, None], width, nibble)
     table.flags.writeable = False
     return table
 
