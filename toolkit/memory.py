@@ -70,18 +70,10 @@ class UbMemory:
     def view(self, addr: int, nbytes: int) -> np.ndarray:
         return self.data[addr:addr + nbytes]
 
-    def all_defined(self, addr: int, nbytes: int) -> bool:
-        return bool(self.defined[addr:addr + nbytes].all())
-
     def write(self, addr: int, raw: np.ndarray, defined: np.ndarray | bool = True) -> None:
         n = raw.size
         self.data[addr:addr + n] = raw
         self.defined[addr:addr + n] = defined
-
-    def write_at(self, byte_index: np.ndarray, raw: np.ndarray, defined: np.ndarray | bool = True) -> None:
-        """Scatter bytes to arbitrary UB byte addresses (block-strided and masked stores)."""
-        self.data[byte_index] = raw
-        self.defined[byte_index] = defined
 
     # -- row-shaped access, as the VF code uses it: arrays with a leading core axis (one row here, a
     #    batch of cores in UbBatch); callers have checked bounds -------------------------------------
