@@ -166,6 +166,7 @@ class TPipe:
         self.plan: list[BufferInit] = []
         self.sites: dict[str, tuple[str, int]] = {}
         self.queues: list[TQue] = []
+        self.event_ids: dict = {}            # HardEvent -> next id FetchEventID hands out
         current().pipes.append(self)
 
     def InitBuffer(self, buf: _Buffer, num_or_len: int, length: int | None = None) -> bool:
@@ -213,9 +214,8 @@ class TPipe:
     def FetchEventID(self, evt: Any) -> int:
         """``TPipe::FetchEventID<HardEvent>()``: an event id for one SetFlag/WaitFlag pair of that event
         type (ids handed out round robin over the 8 hardware ids)."""
-        ids = self.__dict__.setdefault("_event_ids", {})
-        k = ids.get(evt, 0)
-        ids[evt] = (k + 1) % 8
+        k = self.event_ids.get(evt, 0)
+        self.event_ids[evt] = (k + 1) % 8
         return k
 
     def Destroy(self) -> None:
