@@ -39,15 +39,6 @@ V_S_EVENT_ID = 0          #: the id the TPipe hands out for V_S (the only one in
 _MEMBAR = ("RV_MEMBAR", -1, (), "VST_VLD")   # LocalMemBar<VEC_STORE, VEC_LOAD>, as regbase records it
 
 
-def _implicit_pset(ids: _Ids, out: list, typed_all: int, machine) -> int:
-    """The predicate of an unmasked ``Duplicate`` (machine setting ``unmasked_implicit_pset``)."""
-    if machine.params["numerics"]["unmasked_implicit_pset"] != "b8":
-        return typed_all
-    m = ids()
-    out.append(("RV_PSET", m, (), 1))
-    return m
-
-
 def _chunk_loop(ids: _Ids, out: list, count: int, body) -> None:
     """``for (uint16_t i = 0; i < ceil(count/64); ++i) { mask = UpdateMask(count); x = load; body }``."""
     trips = -(-count // LANES)
