@@ -237,14 +237,12 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
     launch the overlaps are judged when it ends, in core order: toolkit.gm_races)."""
     ctx = current()
     n = raw.size
+    hit = buf.writer.others(offset, offset + n, ctx.core_id)
     if buf.race_log is not None:
         buf.race_log.append((ctx.core_id, offset, offset + n, ctx.diag.position(ctx.core_id), kernel_frame()))
-        hit = buf.writer.others(offset, offset + n, ctx.core_id)
         buf.race_seen = buf.race_seen or hit is not None
-    else:
-        hit = buf.writer.others(offset, offset + n, ctx.core_id)
-        if hit is not None:
-            report_conflict(ctx.diag, buf, hit, ctx.core_id)
+    elif hit is not None:
+        report_conflict(ctx.diag, buf, hit, ctx.core_id)
     later = buf.writer.later(offset, offset + n, ctx.core_id) if hit is not None else []
     if not later:
         buf.writable()[offset:offset + n] = raw
