@@ -1,5 +1,6 @@
 // The broadcast samples' common code: tiling, the kernel's UB plan / row-by-row CopyIn into 32 B aligned row
-// slots / CopyOut (a variant adds its VF and Compute), and the host side (shapes, flat-index inputs, reference).
+// slots / CopyOut (a variant adds its VF and Compute), and the host side (shapes, flat-index inputs, reference,
+// the main() body).
 //   tail y[m, n] = x[m, n] + a[m]        head y[m, n] = x[m, n] + a[n]        (M = 17, N = 653)
 //   mid  y[m, b, n] = x[m, b, n] + a[m, n]                                   (M = 8, B = 3, N = 653)
 #pragma once
@@ -124,3 +125,23 @@ struct BroadcastCase {
     std::vector<float> x;
     std::vector<float> a;
 };
+
+// launch(stream, x, a, y, tiling): the sample's kernel<<<1, nullptr, stream>>>(x, a, y, tiling)
+using BroadcastLaunch = void (*)(aclrtStream, uint8_t*, uint8_t*, uint8_t*, const BroadcastTiling&);
+
+// A broadcast sample's main(): the shape's inputs to the device, one launch, y back and checked.
+inline int32_t RunBroadcastSample(BroadcastShape shape, BroadcastLaunch launch)
+{
+    AclSession acl;
+    CHECK_ACL(acl.Ok() ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM);
+    BroadcastCase bc(shape);
+    DeviceBuffer x(bc.x);
+    DeviceBuffer a(bc.a);
+    DeviceBuffer y(bc.x.size() * sizeof(float));
+    CHECK_ACL(x.Ok() && a.Ok() && y.Ok() ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC);
+
+    launch(acl.stream, x.Get(), a.Get(), y.Get(), bc.tiling);
+    CHECK_ACL(aclrtSynchronizeStream(acl.stream));
+
+    return CheckClose("y", y.ToHost(bc.x.size()), bc.Reference(), BROADCAST_TOLERANCE);
+}

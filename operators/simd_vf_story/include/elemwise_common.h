@@ -1,6 +1,7 @@
 // The elemwise AXPY samples' common code (z = a * x + y, a = 2.0, N = 19500): tiling, the kernel (UB plan with
 // buffers rounded up to UNROLL VL chunks, contiguous CopyIn / CopyOut, VF_REPEAT launches of the variant's VF)
-// and the host side (x = y = one uniform(-1, 1) input, the reference, |z - (a * x + y)| <= 1e-4).
+// and the host side (x = y = one uniform(-1, 1) input, the reference, |z - (a * x + y)| <= 1e-4, the
+// main() body).
 #pragma once
 #include "story_common.h"
 #include "story_random.h"
@@ -99,4 +100,26 @@ inline std::vector<double> ElemwiseReference(const ElemwiseTiling& tiling, const
         ref[i] = static_cast<double>(tiling.a * x[i] + y[i]);
     }
     return ref;
+}
+
+// launch(stream, x, y, z, tiling): the sample's kernel<<<1, nullptr, stream>>>(x, y, z, tiling)
+using ElemwiseLaunch = void (*)(aclrtStream, uint8_t*, uint8_t*, uint8_t*, const ElemwiseTiling&);
+
+// An elemwise sample's main(): x = y = one uniform input to the device, one launch, z back and checked.
+inline int32_t RunElemwiseSample(ElemwiseLaunch launch)
+{
+    AclSession acl;
+    CHECK_ACL(acl.Ok() ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM);
+    ElemwiseTiling tiling{ELEMWISE_N, ELEMWISE_A};
+    std::vector<float> xHost = UniformInputs(tiling.n);
+    std::vector<float> yHost = xHost;
+    DeviceBuffer x(xHost);
+    DeviceBuffer y(yHost);
+    DeviceBuffer z(tiling.n * sizeof(float));
+    CHECK_ACL(x.Ok() && y.Ok() && z.Ok() ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC);
+
+    launch(acl.stream, x.Get(), y.Get(), z.Get(), tiling);
+    CHECK_ACL(aclrtSynchronizeStream(acl.stream));
+
+    return CheckClose("z", z.ToHost(tiling.n), ElemwiseReference(tiling, xHost, yHost), ELEMWISE_TOLERANCE);
 }

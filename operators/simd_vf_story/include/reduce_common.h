@@ -1,6 +1,7 @@
 // The reduce samples' common code over x[D0, D1] = [78, 250] fp32: tiling, the kernel (UB rows in d1Pad slots plus
 // one VL of slack, row-by-row CopyIn, VF_REPEAT launches of the variant's VF, CopyOut of [D0] for `ar` or [D1]
-// for `ra`) and the host side (uniform(-1, 1) input, max / sum references and their tolerances).
+// for `ra`) and the host side (uniform(-1, 1) input, max / sum references and their tolerances, the main()
+// body).
 #pragma once
 #include "story_common.h"
 #include "story_random.h"
@@ -117,4 +118,32 @@ inline std::vector<double> ReduceSumReference(const ReduceTiling& t, ReduceAxis 
         }
     }
     return acc;
+}
+
+enum class ReduceOp { MAX, SUM };
+
+// launch(stream, x, z, tiling): the sample's kernel<<<1, nullptr, stream>>>(x, z, tiling)
+using ReduceLaunch = void (*)(aclrtStream, uint8_t*, uint8_t*, const ReduceTiling&);
+
+// A reduce sample's main(): the uniform input to the device, one launch, z back and checked against the
+// op's reference with its tolerance.
+inline int32_t RunReduceSample(ReduceOp op, ReduceAxis axis, ReduceLaunch launch)
+{
+    AclSession acl;
+    CHECK_ACL(acl.Ok() ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM);
+    ReduceTiling tiling = MakeReduceTiling();
+    const uint32_t outLen = axis == ReduceAxis::AR ? tiling.d0 : tiling.d1;
+    std::vector<float> xHost = UniformInputs(tiling.d0 * tiling.d1);
+    DeviceBuffer x(xHost);
+    DeviceBuffer z(outLen * sizeof(float));
+    CHECK_ACL(x.Ok() && z.Ok() ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC);
+
+    launch(acl.stream, x.Get(), z.Get(), tiling);
+    CHECK_ACL(aclrtSynchronizeStream(acl.stream));
+
+    if (op == ReduceOp::MAX) {
+        return CheckClose("z", z.ToHost(outLen), ReduceMaxReference(tiling, axis, xHost), REDUCE_MAX_TOLERANCE);
+    }
+    return CheckClose("z", z.ToHost(outLen), ReduceSumReference(tiling, axis, xHost), REDUCE_SUM_RTOL,
+                      REDUCE_SUM_RTOL);
 }

@@ -1,6 +1,6 @@
-// Shared by every simd_vf_story sample: the device-side constants of the VF code, and the host helpers each
-// main() uses (ACL session, device buffers, flat-index inputs, the PASSED / FAILED check; story_random.h has the
-// uniform inputs).
+// Shared by every simd_vf_story sample: the device-side constants of the VF code, and the host helpers the
+// family main() bodies use (ACL session, device buffers, flat-index inputs, the PASSED / FAILED check;
+// story_random.h has the uniform inputs).
 #pragma once
 #include <cmath>
 #include <cstdint>
