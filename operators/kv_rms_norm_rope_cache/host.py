@@ -163,10 +163,15 @@ def max_ub_factor(kernel_cls: type, p: KvParams, machine: Machine, limit: int = 
     return lo
 
 
+def backend_module(backend: str):
+    """The backend's kernel module (its entry ``kv_rms_norm_rope_cache`` and ``KernelKvRmsNormRopeCache``)."""
+    return importlib.import_module(f"{__package__}.{backend}")
+
+
 def run_backend(backend: str, p: KvParams, case: dict[str, np.ndarray], machine: Machine | None = None) -> BackendRun:
     machine = machine or load_machine()
     label = BACKENDS[backend]
-    module = importlib.import_module(f"{__package__}.{backend}")
+    module = backend_module(backend)
     entry, kernel_cls = module.kv_rms_norm_rope_cache, module.KernelKvRmsNormRopeCache
     tiling = make_tiling(p, machine)
     inputs = {k: gm_alloc(k, case[f"input/{k}"], share=True) for k in ("kv", "gamma", "cos", "sin", "index")}

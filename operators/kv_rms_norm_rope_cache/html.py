@@ -11,12 +11,11 @@ from . import host
 
 def _largest(params: host.KvParams, runs: dict, machine) -> dict[str, tuple[int, int]]:
     """backend -> (largest ubFactor that fits, the plan's total bytes at it), from a dry run of Init."""
-    import importlib
     out = {}
     for b, run in runs.items():
         top = run.ub.max_ub_factor
         if top:
-            cls = importlib.import_module(f"{__package__}.{b}").KernelKvRmsNormRopeCache
+            cls = host.backend_module(b).KernelKvRmsNormRopeCache
             out[b] = (top, ub_report(host.plan_fits(cls, params, machine, top)[1], machine.ub_budget_bytes).total_bytes)
     return out
 
