@@ -32,8 +32,8 @@ VARIANTS = {
 SEED = 42
 
 
-class BadInput(ValueError):
-    """A user mistake on the command line or in the data directory (exit 2, one line)."""
+#: a user mistake on the command line or in the data directory (exit 2, one line): the data files' own error
+BadInput = binio.BadInput
 
 
 def gen_data(shape: SoftmaxShape = SoftmaxShape(), seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
@@ -57,11 +57,8 @@ def read_case(directory: str, shape: SoftmaxShape) -> tuple[np.ndarray, np.ndarr
     ``--data-dir`` file is (``host.binio.read_bin``: a missing, unreadable, non-regular or wrong-size
     file is BadInput naming it; a FIFO is never waited on)."""
     n = shape.totalM * shape.totalN
-    try:
-        x, golden = (binio.read_bin(os.path.join(directory, rel), np.float32, n).reshape(shape.totalM, shape.totalN)
-                     for rel in ("input/input_x.bin", "output/golden.bin"))
-    except binio.BadInput as err:
-        raise BadInput(str(err)) from None
+    x, golden = (binio.read_bin(os.path.join(directory, rel), np.float32, n).reshape(shape.totalM, shape.totalN)
+                 for rel in ("input/input_x.bin", "output/golden.bin"))
     return x, golden
 
 
