@@ -30,7 +30,7 @@ from .outputs import BadUsage, OutputPlan, signal_handlers
 EXIT_OK, EXIT_GATE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_SIGPIPE = 128 + 13
 __all__ = ["BadUsage", "OutputPlan", "EXIT_OK", "EXIT_GATE", "EXIT_BAD_INPUT", "ArgParser", "guarded",
-           "dump_json", "main", "cli"]
+           "dump_json", "output_options", "force_option", "check_envelope", "finish", "main", "cli"]
 
 
 class Interrupted(BaseException):
@@ -138,6 +138,37 @@ def _json_default(o: Any) -> Any:
     if hasattr(o, "to_json"):
         return o.to_json()
     raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+#: the report outputs the commands offer (``--json`` ...), and their help
+OUTPUT_HELP = {"json": "write the JSON report to PATH ('-' = stdout)",
+               "trace": "write a Chrome trace (JSON) to FILE",
+               "html": "write the report as a self-contained HTML page"}
+force_option = click.option("--force", is_flag=True, help="run shapes outside the sample's envelope anyway")
+
+
+def output_options(*names: str) -> Callable:
+    """Decorator: the options ``--NAME`` (parameter ``NAME_path``) of these report outputs."""
+    def add(fn: Callable) -> Callable:
+        for name in reversed(names):
+            fn = click.option(f"--{name}", f"{name}_path", type=str, default=None, help=OUTPUT_HELP[name])(fn)
+        return fn
+    return add
+
+
+def check_envelope(what: str, issues: list[str], force: bool) -> None:
+    """A shape outside the sample's envelope (``issues``) is bad input unless ``--force``."""
+    if issues and not force:
+        raise BadUsage(f"{what} outside the sample's envelope: {issues[0]} (use --force to run anyway)")
+
+
+def finish(plan: OutputPlan, contents: dict[str, Any], text: Callable[[], str], passed: bool) -> int:
+    """Write the requested outputs (all or none), print the text report unless an output took stdout;
+    the gates' exit code."""
+    plan.commit(contents)
+    if not plan.stdout_taken:
+        click.echo(text())
+    return EXIT_OK if passed else EXIT_GATE
 
 
 class TargetGroup(click.Group):

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import click
 
-from .cli import EXIT_GATE, EXIT_OK, BadUsage, OutputPlan, cli, dump_json
+from .cli import BadUsage, OutputPlan, cli, dump_json, finish
 
 SWEEP_GROUP = "migrate_check.sweeps"
 PLOT_FORMATS = {".svg": "svg", ".png": "png"}
@@ -82,11 +82,8 @@ class SweepRun:
             contents["html"] = report.html_page(doc, title)
         if "plot" in self.plan:
             contents["plot"] = report.plot(doc, self.plot_format)
-        self.plan.commit(contents)
-        if not self.plan.stdout_taken:
-            click.echo(report.text_table(doc))
         failed = any(r["status"] in ("fail", "crash") for r in doc["rows"])
-        return EXIT_GATE if failed else EXIT_OK
+        return finish(self.plan, contents, lambda: report.text_table(doc), not failed)
 
 
 def parse_axis(text: str, kind, option: str) -> list:

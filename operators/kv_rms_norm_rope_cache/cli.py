@@ -5,11 +5,12 @@ from typing import Any
 
 import click
 
-from toolkit.cli import EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, BadUsage, dump_json
-from toolkit.outputs import OutputPlan
+from toolkit.cli import (EXIT_BAD_INPUT, BadUsage, check_envelope, dump_json, finish, force_option,
+                         output_options)
 from toolkit.machine import load_machine
-from toolkit.timing.model import TimingModel
-from toolkit.views.cycles import compare_cycles_table, cycle_summary
+from toolkit.outputs import OutputPlan
+from toolkit.views.cycles import compare_cycles_table
+from toolkit.views.launch_summary import time_launches
 from toolkit.views.ub_report import compare_table, gate_lines
 
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
@@ -29,10 +30,8 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 @click.option("--backend", type=click.Choice(["membase", "regbase", "both"]), default="both", show_default=True)
 @click.option("--data-dir", type=str, default=None,
               help="run on DIR/input/*.bin and compare with DIR/output/*_golden.bin (gen_data layout)")
-@click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)")
-@click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE")
-@click.option("--force", is_flag=True, help="run shapes outside the sample's envelope anyway")
-@click.option("--html", "html_path", type=str, default=None, help="write the report as a self-contained HTML page")
+@output_options("json", "trace", "html")
+@force_option
 @click.option("--advise", is_flag=True, help="sweep ubFactor (every value that fits) and name the change that buys most")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes of the --advise sweep")
 def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
@@ -45,9 +44,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     try:
         params.validate()
         for b in backends:
-            issues = host.envelope_violations(b, params)
-            if issues and not force:
-                raise BadUsage(f"{b}/full_load outside the sample's envelope: {issues[0]} (use --force to run anyway)")
+            check_envelope(f"{b}/full_load", host.envelope_violations(b, params), force)
         plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
         case = host.load_case(params, data_dir)
     except host.BadInput as err:
@@ -57,9 +54,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         runs = _run_backends(params, case, machine, backends)
         del case                             # gated: the inputs and goldens are not needed any more
         line.update(line.done, note="cycle model")
-        model = TimingModel(machine)
-        timings = {b: model.launch(r.launch) for b, r in runs.items()}
-    cycles = {b: cycle_summary(t, aborted=r.launch.aborted) for (b, t), r in zip(timings.items(), runs.values())}
+        model, timings, cycles = time_launches({b: r.launch for b, r in runs.items()}, machine)
     report = _report_json(params, runs)
     for b, summary in cycles.items():
         report["backends"][b]["cycles"] = summary
@@ -73,10 +68,8 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     if "trace" in plan:
         from toolkit.views.trace import kv_trace
         contents["trace"] = dump_json(kv_trace(runs, timings, model))
-    plan.commit(contents)
-    if not plan.stdout_taken:
-        click.echo(_report_text(runs) + "\n\n" + _cycles_text(cycles, machine) + _advice_text(report))
-    return EXIT_OK if report["passed"] else EXIT_GATE
+    return finish(plan, contents, lambda: _report_text(runs) + "\n\n" + _cycles_text(cycles, machine)
+                  + _advice_text(report), report["passed"])
 
 
 def _run_backends(params, case: dict, machine, backends: list[str]) -> dict:

@@ -19,6 +19,7 @@ from typing import Any
 
 import click
 
+from toolkit.cli import force_option
 from toolkit.cli_sweep import SweepRun, combinations, parse_axis, sweep_options
 from toolkit.machine import load_machine
 from toolkit.sweep.rows import OK, REFUSED, make_row, status_of
@@ -150,7 +151,7 @@ def _axis_options(fn):
 @click.command("kv_rms_norm_rope_cache")
 @_axis_options
 @click.option("--backend", type=click.Choice(["membase", "regbase", "both"]), default="both", show_default=True)
-@click.option("--force", is_flag=True, help="run shapes outside the sample's envelope anyway")
+@force_option
 @sweep_options
 def command(backend, force, **opts) -> int:
     """Sweep KvRmsNormRopeCache over value lists of its options (every combination, both backends)."""

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli import EXIT_GATE, EXIT_OK, BadUsage, dump_json
+from toolkit.cli import BadUsage, dump_json, finish, output_options
 from toolkit.outputs import OutputPlan
 
 
 @click.command("simd_vf_story")
-@click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)")
-@click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE")
-@click.option("--html", "html_path", type=str, default=None, help="write the report as a self-contained HTML page")
+@output_options("json", "trace", "html")
 @click.pass_context
 def story_command(ctx: click.Context, json_path, trace_path, html_path) -> int:
     """The 26 simd_vf_story kernels: host checks, VF/loop/instruction counters beside the vendor's figures."""
@@ -29,10 +27,7 @@ def story_command(ctx: click.Context, json_path, trace_path, html_path) -> int:
     if "html" in plan:
         from .html import story_page
         contents["html"] = story_page(report)
-    plan.commit(contents)
-    if not plan.stdout_taken:
-        click.echo(report.to_text())
-    return EXIT_OK if report.passed else EXIT_GATE
+    return finish(plan, contents, report.to_text, report.passed)
 
 
 command = story_command

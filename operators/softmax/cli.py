@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli import EXIT_GATE, EXIT_OK, BadUsage, dump_json
+from toolkit.cli import BadUsage, check_envelope, dump_json, finish, force_option, output_options
 from toolkit.machine import load_machine
 from toolkit.outputs import OutputPlan
-from toolkit.timing.model import TimingModel
-from toolkit.views.cycles import compare_cycles_table, cycle_summary
+from toolkit.views.cycles import compare_cycles_table
+from toolkit.views.launch_summary import time_launches
 from toolkit.views.ub_report import compare_table, gate_lines
 
 from .common import SINGLE_CORE_M, TOTAL_M, TOTAL_N
@@ -20,9 +20,8 @@ from .common import SINGLE_CORE_M, TOTAL_M, TOTAL_N
 @click.option("--seed", type=int, default=42, show_default=True, help="gen_data seed (legacy np.random.seed)")
 @click.option("--data-dir", type=str, default=None,
               help="run on DIR/input/input_x.bin and compare with DIR/output/golden.bin (gen_data layout)")
-@click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)")
-@click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE")
-@click.option("--force", is_flag=True, help="run shapes outside the sample's envelope anyway")
+@output_options("json", "trace")
+@force_option
 @click.pass_context
 def softmax_command(ctx: click.Context, total_m, total_n, single_core_m, seed, data_dir, json_path, trace_path,
                     force) -> int:
@@ -35,18 +34,14 @@ def softmax_command(ctx: click.Context, total_m, total_n, single_core_m, seed, d
     try:
         if min(total_m, total_n, single_core_m) <= 0 or seed < 0:
             raise host.BadInput("--total-m, --total-n, --single-core-m must be positive and --seed >= 0")
-        issues = host.envelope_violations(shape)
-        if issues and not force:
-            raise BadUsage(f"shape outside the sample's envelope: {issues[0]} (use --force to run anyway)")
+        check_envelope("shape", host.envelope_violations(shape), force)
         plan = OutputPlan({"json": json_path, "trace": trace_path})
         x, golden = host.read_case(data_dir, shape) if data_dir else host.gen_data(shape, seed)
     except host.BadInput as err:
         raise BadUsage(str(err)) from None
     machine = load_machine()
     runs = {v: host.run_variant(v, x, golden, shape, machine) for v in variants}
-    model = TimingModel(machine)
-    timings = {v: model.launch(r.launch) for v, r in runs.items()}
-    cycles = {v: cycle_summary(timings[v], aborted=r.launch.aborted) for v, r in runs.items()}
+    model, timings, cycles = time_launches({v: r.launch for v, r in runs.items()}, machine)
     report = {"params": {"total_m": total_m, "total_n": total_n, "single_core_m": single_core_m, "seed": seed,
                          "blocks": shape.blocks, "data_dir": data_dir},
               "passed": all(r.passed for r in runs.values()),
@@ -56,10 +51,7 @@ def softmax_command(ctx: click.Context, total_m, total_n, single_core_m, seed, d
         from toolkit.views.trace import launch_trace, merge_traces
         contents["trace"] = dump_json(merge_traces([launch_trace(v, timings[v], model, k * 1000)
                                                     for k, v in enumerate(runs)]))
-    plan.commit(contents)
-    if not plan.stdout_taken:
-        click.echo(_text(runs, cycles, machine))
-    return EXIT_OK if report["passed"] else EXIT_GATE
+    return finish(plan, contents, lambda: _text(runs, cycles, machine), report["passed"])
 
 
 def _select(selector: str, variants: dict) -> list[str]:
