@@ -3,7 +3,6 @@ one given), run it isolated, and compare event streams with a Python run of the 
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -14,8 +13,16 @@ from toolkit.asc.build import BuildError, build, find_compiler
 from toolkit.asc.runner import ProgramRun, run_program
 from toolkit.events import VfCall
 
-HAVE_COMPILER = shutil.which("g++") is not None or shutil.which("clang++") is not None
-needs_compiler = pytest.mark.skipif(not HAVE_COMPILER, reason="no C++ compiler (g++/clang++) on this machine")
+def _have_compiler() -> bool:
+    """Whether the runner finds a C++ compiler (toolkit.asc.build.find_compiler: $CXX, g++, clang++, c++, zig)."""
+    try:
+        return bool(find_compiler())
+    except BuildError:
+        return False
+
+
+HAVE_COMPILER = _have_compiler()
+needs_compiler = pytest.mark.skipif(not HAVE_COMPILER, reason="no C++ compiler to build .asc programs")
 
 
 def write(tmp: Path, name: str, text: str) -> Path:

@@ -10,21 +10,15 @@ import numpy as np
 import pytest
 
 from operators.softmax import host
-from toolkit.asc.build import BuildError, build, find_compiler
+from tests.asc_support import needs_compiler
+from toolkit.asc.build import build
 from toolkit.asc.runner import run_program
 from toolkit.views.launch_summary import launch_summary
 
 SRC = Path(__file__).resolve().parents[1] / "operators" / "softmax" / "asc" / "src"
 
 
-def _compiler() -> bool:
-    try:
-        return bool(find_compiler())
-    except BuildError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _compiler(), reason="no C++ compiler to build .asc programs")
+pytestmark = needs_compiler
 
 
 @pytest.fixture(scope="module")

@@ -24,24 +24,14 @@ import pytest
 from host.cpp_random import mt19937_u32, uniform_real_float
 from operators.simd_vf_story.hostlib import run_module
 from operators.simd_vf_story.registry import MEASUREMENT_SCOPE, VARIANTS
-from toolkit.asc.build import BuildError, build, find_compiler
+from tests.asc_support import needs_compiler
+from toolkit.asc.build import BuildError, build
 from toolkit.asc.runner import ProgramRun, run_program
 from toolkit.calibration import load_calibration
 from toolkit.views.launch_summary import launch_summary
 
 STORY = Path(__file__).resolve().parents[1] / "operators" / "simd_vf_story"
 KEYS = list(VARIANTS)
-
-
-def _compiler() -> list[str] | None:
-    try:
-        return find_compiler()
-    except BuildError:
-        return None
-
-
-CXX = _compiler()
-needs_cxx = pytest.mark.skipif(CXX is None, reason="no C++ compiler (g++, clang++ or zig c++) to build .asc programs")
 
 
 def _build_and_run(key: str) -> ProgramRun | BuildError:
@@ -138,7 +128,7 @@ def test_the_ports_draw_the_samples_inputs():
 
 
 # -- the 26 programs ------------------------------------------------------------------------------------
-@needs_cxx
+@needs_compiler
 @pytest.mark.parametrize("key", KEYS)
 def test_program_passes_its_own_check(asc_runs, key):
     launch = _launch(asc_runs, key)
@@ -148,7 +138,7 @@ def test_program_passes_its_own_check(asc_runs, key):
     assert launch["passed"] and launch["kernel"] == key.split("/")[1] and launch["block_dim"] == 1
 
 
-@needs_cxx
+@needs_compiler
 @pytest.mark.parametrize("key", KEYS)
 def test_launch_equals_the_python_port(asc_runs, python_launches, key):
     launch = _launch(asc_runs, key)
@@ -173,7 +163,7 @@ def test_every_story_count_row_is_checked():
     assert len(COUNT_ROWS) == 63 and len({(r.kernel, r.variant) for r in COUNT_ROWS}) == 20
 
 
-@needs_cxx
+@needs_compiler
 @pytest.mark.parametrize("row", COUNT_ROWS, ids=lambda r: f"{r.kernel}/{r.variant}/{r.metric}")
 def test_counts_equal_calibration(asc_runs, row):
     key = CAL_KEYS[(row.kernel, row.variant)]
@@ -193,7 +183,7 @@ def test_counts_equal_calibration(asc_runs, row):
         assert ours == int(row.number)
 
 
-@needs_cxx
+@needs_compiler
 def test_a_wrong_kernel_fails_its_own_check(tmp_path):
     """The samples' host checks are not vacuous: z = a*x - y instead of a*x + y prints FAILED, exit 1."""
     text = (STORY / "elemwise" / "elemwise_axpy_baseline.asc").read_text()
