@@ -18,10 +18,9 @@ import functools
 
 from ..diagnostics import kernel_frame
 from ..events import BLOCK_STRIDED, ITER, VLOOP, Instr, VfCall
-from ..machine import load_machine
+from .level0 import BLOCK
 
 MEMBAR = Instr("RV_MEMBAR", -1, (), "VST_VLD", loop=1)
-BLOCK = load_machine().params["core"]["block_bytes"]
 
 
 class _Ids:
