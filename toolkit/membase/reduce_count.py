@@ -166,7 +166,7 @@ def _reduce_sum(dst: LocalTensor, src: LocalTensor, sharedTmpBuffer: LocalTensor
                    "from it (a LocalTensor on a raw address crashes it on hardware, error 507035)")
     x, d = _read_chunks(ctx, api, src, count)
     active = (np.arange(x.size) < count).reshape(x.shape)
-    partial = np.array([reduce_lanes(ReduceType.SUM, x[j], active[j])[0] for j in range(x.shape[0])], F32)
+    partial = reduce_lanes(ReduceType.SUM, x, active)[0]          # one tree sum per chunk (row)
     pdef = d.all(axis=1)
     _store(ctx, api, sharedTmpBuffer.addr, partial, pdef)
     ctx.ub.check(sharedTmpBuffer.addr, LANES * 4, api, 32)        # pass 2 loads one whole VL of partials
