@@ -122,6 +122,12 @@ class Diagnostic:
         return d
 
 
+class VfRuleError(RuntimeError):
+    """A RegBase scope rule broken (a register or Reg API outside a ``__simd_vf__`` function, a VF called
+    inside a VF): the Python route raises it to the kernel author; the ``.asc`` route reports it as
+    ``VF_RULE``."""
+
+
 class KernelAbort(Exception):
     """Raised for a fatal diagnostic: the emulated core stops, as the hardware would."""
 

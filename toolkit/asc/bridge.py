@@ -18,7 +18,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import dma, dtypes, membase, regbase, sync
-from ..diagnostics import SOURCE_LOCATION, KernelAbort
+from ..diagnostics import SOURCE_LOCATION, KernelAbort, VfRuleError
 from ..dtypes import BF16, CScalar
 from ..membase import params as mbparams
 from ..regbase import types as rt
@@ -219,7 +219,7 @@ def dispatch(api: Api, file_id: int, line: int, *words: Any) -> Any:
 def _unsupported(api: Api, exc: Exception) -> Any:
     ctx = current_or_none()
     msg = f"{api.name.lstrip('.')}: {exc}"
-    code = "VF_RULE" if "__simd_vf__" in str(exc) or "VF" in str(exc) and "inside" in str(exc) else "UNSUPPORTED_API"
+    code = "VF_RULE" if isinstance(exc, VfRuleError) else "UNSUPPORTED_API"
     if ctx is None:
         PROGRAM.host_error(msg, traceback.format_exc(), SOURCE_LOCATION.get())
         return None

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..diagnostics import VfRuleError
 from ..dtypes import np_dtype
 from ..memory import all_set
 from ..runtime import current
@@ -174,7 +175,7 @@ class CastTrait:
 def _recorder():
     rec = current().vf
     if rec is None:
-        raise RuntimeError("RegBase registers and APIs exist only inside a __simd_vf__ function")
+        raise VfRuleError("RegBase registers and APIs exist only inside a __simd_vf__ function")
     return rec
 
 

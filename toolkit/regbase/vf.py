@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..diagnostics import SOURCE_LOCATION, kernel_caller, kernel_frame
+from ..diagnostics import SOURCE_LOCATION, VfRuleError, kernel_caller, kernel_frame
 from ..dtypes import CScalar
 from ..events import ITER, VLOOP as VLOOP_OP, Instr, VfCall
 from ..runtime import current
@@ -144,7 +144,7 @@ def VLOOP(start_or_stop: Any, stop: Any = None, *, unroll: int | None = None):
     start, end = int(getattr(start, "value", start)), int(getattr(end, "value", end))
     rec = current().vf
     if rec is None:
-        raise RuntimeError("VLOOP is a VF construct: call it inside a __simd_vf__ function")
+        raise VfRuleError("VLOOP is a VF construct: call it inside a __simd_vf__ function")
     trips = max(end - start, 0) & 0xFFFF
     return _loop_iter(rec, start, trips, unroll)
 
@@ -229,7 +229,7 @@ def execute_vf(ctx, vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: t
 def vf_begin(ctx, name: str) -> VfRecorder:
     """Open one VF instance on core ``ctx`` (both routes: a Python ``__simd_vf__`` call, a C++ VfScope)."""
     if ctx.vf is not None:
-        raise RuntimeError(f"VF {name} called inside VF {ctx.vf.name}: only __simd_callee__ functions nest")
+        raise VfRuleError(f"VF {name} called inside VF {ctx.vf.name}: only __simd_callee__ functions nest")
     rec = VfRecorder(name, ctx.machine, getattr(ctx, "batch", 1))
     ctx.vf = rec
     return rec
@@ -266,7 +266,7 @@ asc_vf_call = _AscVfCall()
 def current_recorder() -> VfRecorder:
     rec = current().vf
     if rec is None:
-        raise RuntimeError("RegBase APIs exist only inside a __simd_vf__ function")
+        raise VfRuleError("RegBase APIs exist only inside a __simd_vf__ function")
     return rec
 
 
