@@ -211,6 +211,15 @@ def test_rewrite_keeps_lines_and_finds_launches_and_loops():
     assert os.path.basename(r.text.split("\n", 1)[0].split('"')[1]) == "y.asc"
 
 
+def test_rewrite_gates_an_empty_vf_body_inside_its_braces():
+    # the gate opens after the body's "{" and closes before its "}": for "{}" both edits sit at one
+    # position and must land in the order they were made
+    from toolkit.asc.rewrite import rewrite
+    body = rewrite("__simd_vf__ inline void F(__ubuf__ float* x) {}\n", "a.asc").text.split("\n", 1)[1]
+    assert body.startswith('__simd_vf__ inline void F(__ubuf__ float* x) { if (::__asc::VfGate')
+    assert body.rstrip().endswith("__asc_vf) {} }")
+
+
 @needs_compiler
 def test_run_shows_launches_done_on_a_terminal_and_erases_the_line(sample, monkeypatch):
     """A long `run` on a terminal shows `running NAME: N launch(es) done, elapsed`, erased before the report."""

@@ -71,7 +71,10 @@ def rewrite(src: str, filename: str) -> Rewritten:
     except LexError:
         return Rewritten(src)
     text = src
-    for start, end, repl in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+    # applied back to front; insertions at one position land in the order they were made (an empty VF
+    # body gets its gate, then the gate's closing brace)
+    order = sorted(range(len(edits)), key=lambda k: (edits[k][0], edits[k][1], k), reverse=True)
+    for start, end, repl in (edits[k] for k in order):
         text = text[:start] + repl + text[end:]
     out.text = f'#line 1 "{_c_string(filename)}"\n' + text if out.changed else src
     return out
