@@ -55,7 +55,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         del case                             # gated: the inputs and goldens are not needed any more
         line.update(line.done, note="cycle model")
         model, timings, cycles = time_launches({b: r.launch for b, r in runs.items()}, machine)
-    report = _report_json(params, runs)
+    report = _report_json(params, runs, machine)
     for b, summary in cycles.items():
         report["backends"][b]["cycles"] = summary
     if advise:
@@ -99,14 +99,14 @@ def _progress(params, machine, n_backends: int):
     return progress_line(t.totalRows * n_backends, "rows", rows, note="emulating")
 
 
-def _report_json(params, runs: dict) -> dict[str, Any]:
+def _report_json(params, runs: dict, machine) -> dict[str, Any]:
     from . import host
 
     first = next(iter(runs.values()))
     t = first.tiling
     return {
         "params": {**params.__dict__,
-                   "cores": params.cores if params.cores is not None else load_machine().aiv_cores},
+                   "cores": params.cores if params.cores is not None else machine.aiv_cores},
         "tiling": {"block_num": t.blockNum, "block_factor": t.blockFactor, "ub_factor": t.ubFactor},
         "passed": all(r.passed for r in runs.values()),
         "backends": {b: host.backend_json(r) for b, r in runs.items()},
