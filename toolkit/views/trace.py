@@ -77,23 +77,25 @@ def add_core(tb: TraceBuilder, pid: int, name: str, core: CoreTiming, model: Tim
             tb.lane(pid, lane, per_lane[lane], lane.lower())
 
 
-def kv_trace(runs: dict, timings: dict, model: TimingModel) -> dict:
+def launches_trace(launches: Iterable[tuple[str, object]], model: TimingModel, pid_base: int = 0) -> dict:
+    """Trace of (label, KernelTiming) launches (any route): a process per core (launch k's from
+    ``pid_base + 1000 k``), VF lanes for core 0."""
     m = model.machine
     tb = TraceBuilder(m.clock_mhz, f"{m.name} v{m.version}")
-    for k, (backend, kt) in enumerate(timings.items()):
-        label = runs[backend].label
+    for k, (label, kt) in enumerate(launches):
         for core in kt.cores:
-            add_core(tb, k * 1000 + core.core, f"{label} core {core.core}", core, model, vf_lanes=core.core == 0)
+            add_core(tb, pid_base + k * 1000 + core.core, f"{label} core {core.core}", core, model,
+                     vf_lanes=core.core == 0)
     return tb.to_json()
+
+
+def kv_trace(runs: dict, timings: dict, model: TimingModel) -> dict:
+    return launches_trace(((runs[b].label, kt) for b, kt in timings.items()), model)
 
 
 def launch_trace(label: str, kt, model: TimingModel, pid_base: int = 0) -> dict:
-    """Trace of one launch (any route): a process per core, VF lanes for core 0."""
-    m = model.machine
-    tb = TraceBuilder(m.clock_mhz, f"{m.name} v{m.version}")
-    for core in kt.cores:
-        add_core(tb, pid_base + core.core, f"{label} core {core.core}", core, model, vf_lanes=core.core == 0)
-    return tb.to_json()
+    """Trace of one launch: :func:`launches_trace` of it alone."""
+    return launches_trace([(label, kt)], model, pid_base)
 
 
 def merge_traces(traces: list[dict]) -> dict:
