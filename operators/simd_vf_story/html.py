@@ -62,11 +62,9 @@ def _vf_table(kernels: list[dict]) -> H.Section:
     rows = []
     for k in kernels:
         per_vf = k["per_vf"]
-        bounds = per_vf.get("bounds") or {}
-        top = max(bounds.items(), key=lambda kv: kv[1]) if bounds else None
         rows.append([k["key"], k.get("main_vf") or "-", k["vf_count"], per_vf.get("cycles", "-"),
                      f"{per_vf['ipc']:.2f}" if isinstance(per_vf.get("ipc"), (int, float)) else "-",
-                     f"{top[0]} {top[1]:g}" if top else "-", per_vf.get("bottleneck", "-")])
+                     H.highest_bound(per_vf.get("bounds") or {}), per_vf.get("bottleneck", "-")])
     return H.Section("vf-table", "VF table", H.table(
         ["kernel", "VF kind", "count", "cycles (one VF)", "IPC", "highest bound", "bottleneck"], rows, left=2))
 

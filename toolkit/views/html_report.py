@@ -118,7 +118,7 @@ def _path_shares(tl: dict) -> str:
     return ", ".join(f"{p} {100.0 * c / max(tl['end'], 1):.0f}%" for p, c in sorted(held.items(), key=lambda kv: -kv[1]))
 
 
-def _highest_bound(bounds: dict[str, float]) -> str:
+def highest_bound(bounds: dict[str, float]) -> str:
     if not bounds:
         return "-"
     name, value = max(bounds.items(), key=lambda kv: kv[1])
@@ -129,7 +129,7 @@ def vf_rows(side: str, cycles: dict) -> list[list[Any]]:
     kinds = cycles.get("vf_kinds") or {}
     order = sorted(kinds, key=lambda k: -kinds[k]["cycles"])
     return [[side, k, kinds[k]["count"], kinds[k]["cycles"], f"{cycles['ipc'].get(k, 0):.2f}",
-             _highest_bound(kinds[k].get("bounds", {})), kinds[k]["bottleneck"]] for k in order]
+             highest_bound(kinds[k].get("bounds", {})), kinds[k]["bottleneck"]] for k in order]
 
 
 def vf_section(cycles_by_side: dict[str, dict], sid: str = "vf-table", title: str = "VF table") -> Section:
