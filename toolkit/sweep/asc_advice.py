@@ -20,11 +20,7 @@ def parse_advise(text: str) -> tuple[str, list]:
     name, eq, values = text.partition("=")
     if not eq or not name.strip() or not values.strip():
         raise BadValues(f"--advise {text!r}: expected NAME=v1,v2,... (a macro and the values to try)")
-    try:
-        vals = parse_values(values, int, f"--advise {name}")
-    except BadValues:
-        vals = parse_values(values, str, f"--advise {name}")
-    return name.strip(), vals
+    return name.strip(), parse_values(values, None, f"--advise {name}")
 
 
 def current_value(name: str, defines: list[str]):

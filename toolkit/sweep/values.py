@@ -11,8 +11,14 @@ class BadValues(ValueError):
     """A value list that cannot be read (one line naming the option and the item)."""
 
 
-def parse_values(text: str, kind: Callable = int, option: str = "value") -> list:
-    """The values of one axis, in the order given, duplicates dropped."""
+def parse_values(text: str, kind: Callable | None = int, option: str = "value") -> list:
+    """The values of one axis, in the order given, duplicates dropped; ``kind`` None: integers when
+    every item is one (ranges included), else every item as text (the values of a macro)."""
+    if kind is None:
+        try:
+            return parse_values(text, int, option)
+        except BadValues:
+            return parse_values(text, str, option)
     out: list = []
     for item in str(text).split(","):
         item = item.strip()
