@@ -65,13 +65,13 @@ class SweepRun:
 
     def run(self, fn: Callable[[dict], dict], points: list[dict], canonical=None) -> tuple[list[dict], int]:
         """Rows of the points (and how many distinct runs were made); a progress line on a terminal."""
-        from .sweep.engine import SweepError, distinct, run_with_progress
+        from .sweep.engine import SweepError, run_with_progress
         try:
             rows = run_with_progress(fn, points, f"sweep on {self.executor}", canonical=canonical, jobs=self.jobs,
                                      dask=self.dask)
         except SweepError as err:
             raise BadUsage(str(err)) from None
-        return rows, len(distinct(points, canonical)[1])
+        return rows, sum("same_run_as" not in r for r in rows)       # a copied row names the run it repeats
 
     def finish(self, doc: dict, title: str) -> int:
         from .sweep import report
@@ -118,10 +118,7 @@ def _defines(defines: tuple[str, ...]) -> tuple[list[str], dict[str, list]]:
     for d in defines:
         name, eq, value = d.partition("=")
         if eq and ("," in value or ".." in value):
-            try:                                      # integers when every value is one, else the text
-                swept[name] = parse_axis(value, int, f"-D {name}")
-            except BadUsage:
-                swept[name] = parse_axis(value, str, f"-D {name}")
+            swept[name] = parse_axis(value, None, f"-D {name}")
         else:
             fixed.append(d)
     return fixed, swept
