@@ -23,7 +23,7 @@ API
     Raises :class:`OutputError` (a :class:`BadUsage`: one line on stderr, exit 2).
     ``labels``: name -> how messages call the output (default ``--<name>``).
     ``make_dirs``: create missing parent directories at commit (removed again if the commit fails).
-``name in plan``, ``plan.requested`` (names, in order), ``plan.path(name)`` (as given)
+``name in plan``, ``plan.requested`` (names, in order)
 ``plan.stdout_taken``
     True when an output goes to stdout (``-``, ``/dev/stdout``, or any path that is this process's
     stdout): the caller prints nothing else there.
@@ -311,9 +311,6 @@ class OutputPlan:
     @property
     def requested(self) -> list[str]:
         return list(self._targets)
-
-    def path(self, name: str) -> str:
-        return self._targets[name].given
 
     @property
     def stdout_taken(self) -> bool:
