@@ -27,8 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..events import (PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V, BufferInit, Dma, PipeBarrier, QueueOp, ScalarOp,
-                      Sync, VfCall)
+from ..events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V, Dma, PipeBarrier, QueueOp, ScalarOp, Sync, VfCall
 from ..machine import Machine
 from .vf_sched import VfTiming
 
@@ -63,18 +62,15 @@ class CoreTiming:
     counters: dict[str, float]
 
 
-def _union(intervals: list[tuple[int, int]]) -> int:
-    total, cur_s, cur_e = 0, None, None
+def merged(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of ``intervals`` as disjoint intervals, in order (touching ones joined)."""
+    out: list[list[int]] = []
     for s, e in sorted(intervals):
-        if cur_e is None or s > cur_e:
-            if cur_e is not None:
-                total += cur_e - cur_s
-            cur_s, cur_e = s, e
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
         else:
-            cur_e = max(cur_e, e)
-    if cur_e is not None:
-        total += cur_e - cur_s
-    return total
+            out.append([s, e])
+    return [(s, e) for s, e in out]
 
 
 class DmaCost:
@@ -109,7 +105,7 @@ class _CoreSim:
 
     def __init__(self, core: int, machine: Machine, vf_timing, concurrency: Concurrency | None,
                  detail: bool = True):
-        self.core, self.machine, self.vf_timing = core, machine, vf_timing
+        self.core, self.vf_timing = core, vf_timing
         self.detail = detail                             # False: keep only what the GM load needs
         self.dma_costs = {pipe: DmaCost(machine, pipe) for pipe in _SHARED_BW}
         self.p, self.s = machine.params["timing"], machine.params["scalar"]
@@ -191,9 +187,9 @@ class _CoreSim:
             # a parameter read by the scalar unit just before: the push waits inside the PUSHQ slice
             body_start = max(body_start, self.last_ub_read[1])
         # back to back, a VF's start-up overlaps the previous VF (``cycles``); after an idle vector pipe
-        # or a PipeBarrier<PIPE_V> it runs alone (``vf_time``, when the scheduler gives one)
+        # or a PipeBarrier<PIPE_V> it runs alone (``vf_time``)
         isolated = self.free[PIPE_V][0] < start[0] or self.v_barrier
-        end = body_start + (timing.vf_time if isolated and getattr(timing, "vf_time", 0) else timing.cycles)
+        end = body_start + (timing.vf_time if isolated else timing.cycles)
         i = self.add(PIPE_V, ev.name, start, end, {"launch": ev.launch, "ipc": round(timing.ipc, 3),
                                                    "instructions": timing.n_ex} if self.detail else None)
         self.free[PIPE_V] = self.done[PIPE_V] = (end, i)
@@ -266,10 +262,8 @@ class _CoreSim:
             elif isinstance(ev, PipeBarrier):
                 self.issue(self.s["barrier_cycles"], "PipeBarrier")
                 self.v_barrier = self.v_barrier or ev.pipe in (PIPE_V, "ALL")
-            elif not isinstance(ev, BufferInit):
-                continue
         end = max(max(v[0] for v in self.done.values()), self.t_s[0])
-        busy = {pipe: _union([(s.start, s.end) for s in self.slices if s.pipe == pipe])
+        busy = {pipe: sum(e - s for s, e in merged([(s.start, s.end) for s in self.slices if s.pipe == pipe]))
                 for pipe in PIPES} if self.detail else {}
         self.c["scalar_cycles"] = busy.get(PIPE_S, 0)
         return CoreTiming(self.core, end, busy, self.slices, self.vfs, self.c)

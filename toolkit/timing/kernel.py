@@ -21,22 +21,12 @@ from typing import Callable
 from ..events import PIPE_MTE2, PIPE_MTE3
 from ..gcpause import no_cycle_collection
 from ..machine import Machine
-from .core import CoreTiming, rebind
+from .core import CoreTiming, merged, rebind
 
 DMA_PIPES = (PIPE_MTE2, PIPE_MTE3)
 #: reads wait behind the requests of every core (a write is posted: it completes once the core sent it)
 QUEUED_PIPES = (PIPE_MTE2,)
 CoreFn = Callable[..., CoreTiming]           #: (core, events, concurrency, detail=) -> CoreTiming
-
-
-def _merged(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[list[int]] = []
-    for s, e in sorted(intervals):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return [(s, e) for s, e in out]
 
 
 class StepProfile:
@@ -82,7 +72,7 @@ class BusyProfile(StepProfile):
         steps: dict[int, float] = {}
         for k, ct in enumerate(timings):
             w = float(counts[k]) if counts else 1.0
-            for s, e in _merged([(sl.start, sl.end) for sl in ct.slices if sl.pipe == pipe]):
+            for s, e in merged([(sl.start, sl.end) for sl in ct.slices if sl.pipe == pipe]):
                 _add(steps, s, e, w)
         super().__init__(steps)
 
