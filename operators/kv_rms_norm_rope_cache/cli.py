@@ -5,8 +5,7 @@ from typing import Any
 
 import click
 
-from toolkit.cli import (EXIT_BAD_INPUT, BadUsage, check_envelope, dump_json, finish, force_option,
-                         output_options)
+from toolkit.cli import BadUsage, check_envelope, dump_json, finish, force_option, output_options
 from toolkit.machine import load_machine
 from toolkit.outputs import OutputPlan
 from toolkit.views.cycles import compare_cycles_table
@@ -136,4 +135,4 @@ def _cycles_text(cycles: dict, machine) -> str:
 
 
 command = kv_command
-__all__ = ["command", "kv_command", "EXIT_BAD_INPUT"]
+__all__ = ["command", "kv_command"]
