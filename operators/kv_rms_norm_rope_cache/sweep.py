@@ -67,8 +67,7 @@ def _max_ub_of(backend: str, p: host.KvParams) -> int:
 
 
 def _kernel_cls(backend: str):
-    import importlib
-    return importlib.import_module(f"{__package__}.{backend}").KernelKvRmsNormRopeCache
+    return host.backend_module(backend).KernelKvRmsNormRopeCache
 
 
 def params_of(point: dict) -> host.KvParams:
