@@ -11,16 +11,14 @@ from typing import Any
 
 import click
 
-from .cli import EXIT_GATE, EXIT_OK, BadUsage, OutputPlan, cli, dump_json
+from .cli import BadUsage, OutputPlan, cli, dump_json, finish, output_options
 
 _BUILD_OPTIONS = [
     click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="add DIR to the include path"),
     click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="define a macro"),
     click.option("--timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
                  help="stop the program after S seconds"),
-    click.option("--json", "json_path", type=str, default=None, help="write the JSON report to PATH ('-' = stdout)"),
-    click.option("--trace", "trace_path", type=str, default=None, help="write a Chrome trace (JSON) to FILE"),
-    click.option("--html", "html_path", type=str, default=None, help="write the report as a self-contained HTML page"),
+    output_options("json", "trace", "html"),
     click.option("--vf-fusion", is_flag=True,
                  help="model the compiler's VF fusion (--cce-simd-vf-fusion=true); default off, as samples are profiled"),
 ]
@@ -41,12 +39,6 @@ def _run_one(source: str, include_dirs, defines, timeout: float, args: list[str]
     except BuildError as err:
         raise BadUsage(str(err)) from None
     return run_program(built, args, timeout=timeout, trace=trace, vf_fusion=vf_fusion, timeline=timeline)
-
-
-def _exit_code(run, gate_ok: bool) -> int:
-    if run.exit_status:
-        return run.exit_status
-    return EXIT_OK if gate_ok else EXIT_GATE
 
 
 def _echo_program_output(run, to_stdout: bool) -> None:
@@ -80,10 +72,8 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
         contents["html"] = run_page(run)
     if run.failure is not None:
         raise BadUsage(f"{source}: {run.failure}")
-    plan.commit(contents)
-    if not plan.stdout_taken:
-        click.echo(run_text(run))
-    return _exit_code(run, run_passed(run))
+    code = finish(plan, contents, lambda: run_text(run), run_passed(run))
+    return run.exit_status or code                 # the program's own failure status comes first
 
 
 @cli.command("compare", context_settings={"ignore_unknown_options": True})
@@ -119,13 +109,9 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
     if "html" in plan:
         from .views.html_asc import compare_page
         contents["html"] = compare_page(runs[0], runs[1], result)
-    plan.commit(contents)
-    if not plan.stdout_taken:
-        click.echo(compare_text(runs[0], runs[1], result, ("a", "b")) + _advice_text(result))
-    for run in runs:
-        if run.exit_status:
-            return run.exit_status
-    return EXIT_OK if result["passed"] else EXIT_GATE
+    code = finish(plan, contents, lambda: compare_text(runs[0], runs[1], result, ("a", "b")) + _advice_text(result),
+                  result["passed"])
+    return next((run.exit_status for run in runs if run.exit_status), code)
 
 
 def _advise_axis(spec: str | None) -> tuple[str, list] | None:
