@@ -31,6 +31,7 @@ Model (every number from the machine file, ``[timing]`` and the per-opcode entri
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -185,6 +186,8 @@ class _VectorCore:
         self.stores_inflight: list[int] = []                # completion times of issued stores (heap)
         self.stores_pending: list[int] = []                 # completion times of stores issued since a membar
         self.open_bars: list[int] = []                      # dispatched, unissued membars (program order)
+        self.open_stores: deque[int] = deque()              # dispatched stores, program order (issued ones
+                                                            # dropped from the front when a membar looks)
         self.free_regs = p["phys_vregs"]
         self.reg_frees: list[int] = []                      # cycles at which a physical register frees (heap)
         self.releases_by = [[] for _ in range(n)]           # row -> producers whose last reader it is
@@ -310,9 +313,7 @@ class _VectorCore:
         return ages[0] if ages else -1
 
     def try_issue(self, i: int, t: int) -> bool:
-        r = self.ready_at(i)
-        if r < 0 or r > t:
-            return False
+        """Issue row i at t if its unit is free (only ready rows are offered: ``rdy[i] <= t``)."""
         row = self.rows[i]
         cls, span = row.cls, row.span
         if cls == LD or cls == ST:
@@ -331,8 +332,10 @@ class _VectorCore:
             if not self._take(self.pred_busy, range(len(self.pred_busy)), t, span):
                 return False
         elif cls == BAR:
-            if (any(self.issue[j] < 0 for j in range(i) if self.rows[j].cls == ST)
-                    or any(s + self.membar_rel > t for s in self.stores_pending)):
+            stores = self.open_stores
+            while stores and self.issue[stores[0]] >= 0:
+                stores.popleft()
+            if stores and stores[0] < i or any(s + self.membar_rel > t for s in self.stores_pending):
                 return False
             self.open_bars.remove(i)
             self.stores_pending.clear()
@@ -474,6 +477,8 @@ def _run(core: _VectorCore, rows: list[Row], last_reader: list[int], p) -> None:
                     core.allocate(pc, last_reader[pc])
                 if row.cls == BAR:
                     core.open_bars.append(pc)
+                elif row.cls == ST:
+                    core.open_stores.append(pc)
                 core.admit(pc, t)
                 pc += 1
         # ---- issue: loads and other ops oldest first, then stores ----
