@@ -21,6 +21,8 @@ from .registry import MEASUREMENT_SCOPE, VARIANTS as STORY_VARIANTS, Variant
 
 #: every calibrated kernel: the story variants and the VF micro-kernels
 VARIANTS: dict[str, Variant] = {**STORY_VARIANTS, **MICRO_VARIANTS}
+#: (calibration group, calibration variant) -> the kernel its rows measure
+BY_ROW: dict[tuple[str, str], Variant] = {(v.group, v.cal_variant): v for v in VARIANTS.values()}
 
 PUSHQ = ("pushq_vf_sum_cycles", "pushq_vf_cycles", "vf_cycles")
 MTE = ("mte2_sum_cycles", "mte3_sum_cycles")
@@ -54,13 +56,6 @@ class Prediction:
         return 100.0 * (self.ours - self.measured) / self.measured
 
 
-def _variant_of(row: CalRow) -> Variant | None:
-    for v in VARIANTS.values():
-        if (v.group, v.cal_variant) == (row.kernel, row.variant):
-            return v
-    return None
-
-
 def collect(variants: list[Variant] | None = None) -> dict[str, list]:
     """Functional run of each variant: key -> its core's event stream."""
     return {v.key: run_module(v.module, v.name).events for v in (variants or VARIANTS.values())}
@@ -79,7 +74,7 @@ def predict_rows(events: dict[str, list], machine: Machine) -> list[Prediction]:
         metrics[key] = (run_metrics(core), vf_metrics(first_vf) if first_vf else {})
     out = []
     for row in load_calibration():
-        v = _variant_of(row)
+        v = BY_ROW.get((row.kernel, row.variant))
         if v is None or v.key not in metrics or not is_cycle_row(row):
             continue
         run, vf = metrics[v.key]
