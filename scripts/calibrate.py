@@ -67,6 +67,11 @@ def loo_table(folds) -> str:
     return "\n".join(lines)
 
 
+def row_json(p) -> dict:
+    return {"group": p.row.kernel, "variant": p.row.variant, "metric": p.row.metric, "measured": p.measured,
+            "predicted": p.ours, "error_pct": p.error_pct}
+
+
 def vf_summary(preds, folds) -> dict:
     """The acceptance figures: whole-VF rows, their MAPE, leave-one-family-out MAPE, orderings."""
     s = cal.summary(preds)
@@ -123,11 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     wk_data, wk_text = whole_kernel.rows(ev.machine(values))   # hardware whole-kernel rows (task, pipe busy)
     folds = None if args.no_loo else fitting.leave_one_family_out(ev, values)
     if "json" in plan:
-        data = {"rows": [{"group": p.row.kernel, "variant": p.row.variant, "metric": p.row.metric,
-                          "measured": p.measured, "predicted": p.ours, "error_pct": p.error_pct} for p in preds],
-                "loo": [] if folds is None else [
-                    {"group": f.group, "variant": p.row.variant, "metric": p.row.metric, "measured": p.measured,
-                     "predicted": p.ours, "error_pct": p.error_pct} for f in folds for p in f.held_out],
+        data = {"rows": [row_json(p) for p in preds],
+                "loo": [] if folds is None else [row_json(p) for f in folds for p in f.held_out],
                 "summary": {**cal.summary(preds), **vf_summary(preds, folds)}}
         data["whole_kernel"] = wk_data
         plan.commit({"json": json.dumps(data, indent=2)})
