@@ -29,10 +29,6 @@ class Param:
     key: str                       #: "window", "RV_VCMAX.ii", ...
     candidates: tuple
 
-    @property
-    def name(self) -> str:
-        return self.key
-
     def get(self, machine: Machine):
         if self.kind == "timing":
             return machine.params["timing"][self.key]

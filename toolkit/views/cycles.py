@@ -28,7 +28,6 @@ def bottleneck(kt: KernelTiming, tol: float = 0.02) -> str:
     pipe, busy = max(core.busy.items(), key=lambda kv: kv[1])
     name = PIPE_NAMES[pipe]
     if core.end and busy >= (1 - tol) * core.end:
-        name = PIPE_NAMES[pipe]
         if pipe == PIPE_V and core.vfs:
             return f"{name} ({_top_vf(core)})"
         return name
