@@ -426,12 +426,9 @@ class _VectorCore:
         nxt = [fe_block] if fe_block is not None else []
         if self.pending:
             nxt.append(self.pending[0][0])
-        nxt += [b for b in self.exu_busy if b > t] + [b for b in self.pred_busy if b > t]
-        nxt += [b + self.sfu_switch for b in self.sfu_busy if b + self.sfu_switch > t]
-        nxt += [s + self.membar_rel for s in self.stores_pending]
-        nxt += self.stores_inflight[:1] + self.reg_frees[:1]
-        future = [x for x in nxt if x > t]
-        return min(future) if future else t + 1
+        nxt += self.exu_busy + self.pred_busy + self.stores_inflight[:1] + self.reg_frees[:1]
+        nxt += [b + self.sfu_switch for b in self.sfu_busy] + [s + self.membar_rel for s in self.stores_pending]
+        return min((x for x in nxt if x > t), default=t + 1)
 
 
 def schedule(instrs: list, machine: Machine, detail: bool = False) -> VfTiming:
