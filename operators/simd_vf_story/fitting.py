@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 
 from toolkit.machine import Machine, with_instr, with_overrides
+from toolkit.search import coordinate_search
 
 from . import calibration as cal
 
@@ -113,22 +114,15 @@ def fit(ev: Evaluator, start: tuple, exclude: frozenset = frozenset(), rounds: i
         log: bool = False, local: bool = False) -> tuple[tuple, float]:
     """Coordinate search from ``start`` on the rows outside ``exclude`` (``local``: each parameter
     tries only the candidates next to its current value)."""
-    best, best_score = start, objective(ev.predictions(start), exclude)
-    for r in range(rounds):
-        improved = False
-        for k, p in enumerate(ev.params):
-            for v in (_neighbours(p, best[k]) if local else p.candidates):
-                if v == best[k]:
-                    continue
-                trial = best[:k] + (v,) + best[k + 1:]
-                score = objective(ev.predictions(trial), exclude)
-                if score < best_score - 1e-9:
-                    best, best_score, improved = trial, score, True
-                    if log:
-                        print(f"  round {r}: {p.key} = {v} -> {score:.2f}", file=sys.stderr)
-        if not improved:
-            break
-    return best, best_score
+    def choices(k: int, value) -> tuple:
+        return _neighbours(ev.params[k], value) if local else ev.params[k].candidates
+
+    def told(r: int, k: int, value, score: float) -> None:
+        if log:
+            print(f"  round {r}: {ev.params[k].key} = {value} -> {score:.2f}", file=sys.stderr)
+
+    return coordinate_search(start, choices, lambda values: objective(ev.predictions(values), exclude),
+                             rounds, told)
 
 
 @dataclass

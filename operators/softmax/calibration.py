@@ -12,6 +12,7 @@ import sys
 
 from toolkit import calibration_kernel as ck
 from toolkit.machine import Machine, load_machine, with_overrides
+from toolkit.search import coordinate_search
 from toolkit.timing.model import TimingModel
 
 from . import host
@@ -52,20 +53,17 @@ def rows(machine: Machine) -> tuple[dict, str]:
 
 def fit(launches: dict[str, object], machine: Machine, rounds: int = 2) -> tuple[Machine, float]:
     """Coordinate search over SEARCH minimising :func:`toolkit.calibration_kernel.objective`."""
-    best, best_score = machine, ck.objective(predict_rows(launches, machine))
-    for _ in range(rounds):
-        improved = False
-        for section, key, candidates in SEARCH:
-            for value in candidates:
-                if value == best.params[section][key]:
-                    continue
-                trial = with_overrides(best, section, **{key: value})
-                score = ck.objective(predict_rows(launches, trial))
-                if score < best_score - 1e-9:
-                    best, best_score, improved = trial, score, True
-        if not improved:
-            break
-    return best, best_score
+    def machine_of(values: tuple) -> Machine:
+        m = machine
+        for (section, key, _), v in zip(SEARCH, values):
+            if m.params[section][key] != v:
+                m = with_overrides(m, section, **{key: v})
+        return m
+
+    start = tuple(machine.params[section][key] for section, key, _ in SEARCH)
+    best, score = coordinate_search(start, lambda k, _: SEARCH[k][2],
+                                    lambda values: ck.objective(predict_rows(launches, machine_of(values))), rounds)
+    return machine_of(best), score
 
 
 def main(argv: list[str] | None = None) -> int:
