@@ -198,8 +198,8 @@ def test_membase_bank_conflict_costs_cycles():
     bank serialise ("all" rule) and the VF takes one cycle more (one VL chunk)."""
     from toolkit.membase.vfstream import count_stream
     assert T["bank_conflicts"] == "all"
-    same = count_stream("RV_VADD", 2, 64, 64, addrs=((8192, 4), (0, 4), (4096, 4)))      # 4096 % 512 == 0
-    apart = count_stream("RV_VADD", 2, 64, 64, addrs=((8192, 4), (0, 4), (4096 + 256, 4)))
+    same = count_stream("RV_VADD", 64, 64, ((8192, 4), (0, 4), (4096, 4)))      # 4096 % 512 == 0
+    apart = count_stream("RV_VADD", 64, 64, ((8192, 4), (0, 4), (4096 + 256, 4)))
     assert schedule(same, M).steady == schedule(apart, M).steady + 1
     off = with_overrides(M, "timing", bank_conflicts="none")
     assert schedule(same, off).steady == schedule(apart, off).steady

@@ -74,7 +74,7 @@ def run(ctx, api: str, opcode: str, dst: LocalTensor, srcs: Sequence[LocalTensor
         ops = [Operand(s.addr, s.dtype, contiguous(s.dtype.itemsize, count, lanes)) for s in srcs]
         apply(ctx, api, Operand(dst.addr, dst.dtype, contiguous(widths[0], count, lanes)), ops, fn)
         addrs = tuple((t.addr, t.dtype.itemsize) for t in (dst, *srcs))
-        instrs = count_stream(opcode, nsrc, count, lanes, load, store, addrs)
+        instrs = count_stream(opcode, count, lanes, addrs, load, store)
         nparams = 1 + nsrc + nscalar + 1
         meta.update(form="count", count=count)
     else:
@@ -92,7 +92,7 @@ def run(ctx, api: str, opcode: str, dst: LocalTensor, srcs: Sequence[LocalTensor
             apply(ctx, api, Operand(dst.addr, dst.dtype, acc[0]),
                   [Operand(t.addr, t.dtype, a) for t, a in zip(srcs, acc[1:])], fn)
         addrs = tuple((t.addr, b, r) for t, (b, r) in zip((dst, *srcs), form.strides))
-        instrs = level0_stream(opcode, nsrc, form.repeat, mask.kind, mask.value, addrs)
+        instrs = level0_stream(opcode, form.repeat, mask.kind, mask.value, addrs)
         nparams = 1 + nsrc + nscalar + 1 + 2 * (1 + nsrc) + (mask.kind == "count")
         meta.update(form="level0", repeat=form.repeat, mask=mask.kind)
     emit(ctx, api, nparams, instrs, meta)

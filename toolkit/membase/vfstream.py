@@ -47,15 +47,13 @@ def _strided(op: str, dst: int, srcs: tuple, m: int, operand: tuple, r: int) -> 
 
 
 @functools.lru_cache(maxsize=4096)
-def count_stream(opcode: str, nsrc: int, count: int, lanes: int, load: str = "NORM", store: str = "NORM",
-                 addrs: tuple = ()) -> list:
-    """Count form over ``count`` elements, ``lanes`` per VL chunk; ``nsrc`` loaded sources; ``addrs``
-    = ((dst addr, element bytes), (src addr, element bytes), ...) or () when unknown."""
+def count_stream(opcode: str, count: int, lanes: int, addrs: tuple, load: str = "NORM", store: str = "NORM") -> list:
+    """Count form over ``count`` elements, ``lanes`` per VL chunk; ``addrs`` = ((dst addr, element
+    bytes), (src addr, element bytes), ...): one load per source."""
     ids, out = _Ids(), []
     trips = -(-count // lanes)
     if trips == 0:
         return out
-    addrs = addrs or ((-1, 0),) * (1 + nsrc)
     out.append(Instr(VLOOP, -1, (), trips))
     rem = count
     for k in range(trips):
@@ -67,24 +65,23 @@ def count_stream(opcode: str, nsrc: int, count: int, lanes: int, load: str = "NO
         loads = []
         for a, w in addrs[1:]:
             r = ids()
-            out.append(Instr("RV_VLD", r, (), None, -1, load, a + k * lanes * w if a >= 0 else -1, n * w, 1))
+            out.append(Instr("RV_VLD", r, (), None, -1, load, a + k * lanes * w, n * w, 1))
             loads.append(r)
         c = ids()
         out.append(Instr(opcode, c, tuple(loads) + (m,), None, m, loop=1))
         a, w = addrs[0]
-        out.append(Instr("RV_VST", -1, (c, m), None, m, store, a + k * lanes * w if a >= 0 else -1, n * w, 1))
+        out.append(Instr("RV_VST", -1, (c, m), None, m, store, a + k * lanes * w, n * w, 1))
     return out
 
 
 @functools.lru_cache(maxsize=4096)
-def level0_stream(opcode: str, nsrc: int, repeat: int, mask_kind: str, mask_value: int, addrs: tuple = ()) -> list:
+def level0_stream(opcode: str, repeat: int, mask_kind: str, mask_value: int, addrs: tuple) -> list:
     """Level-0 form: ``repeat`` repeats of block-strided loads, op, block-strided store; ``addrs`` =
-    ((dst addr, blkStride, repStride), (src addr, blkStride, repStride), ...) or () when unknown."""
+    ((dst addr, blkStride, repStride), (src addr, blkStride, repStride), ...): one load per source."""
     ids, out = _Ids(), []
     m = _mask_setup(ids, out, mask_kind, mask_value)
     if repeat == 0:
         return out
-    addrs = addrs or ((-1, 1, 0),) * (1 + nsrc)
     out.append(Instr(VLOOP, -1, (), repeat))
     for r in range(repeat):
         out.append(Instr(ITER, -1, (), 1, loop=1))
@@ -102,13 +99,13 @@ def level0_stream(opcode: str, nsrc: int, repeat: int, mask_kind: str, mask_valu
 
 
 @functools.lru_cache(maxsize=1024)
-def reduce_stream(repeat: int, mask_kind: str, mask_value: int, nbytes: int, addrs: tuple = ()) -> list:
+def reduce_stream(repeat: int, mask_kind: str, mask_value: int, nbytes: int, addrs: tuple) -> list:
     """WholeReduceSum: per repeat VSLDB, VCADD, VSTUI of one element; VSTAS after the loop. ``addrs`` =
-    ((dst addr, dstRepStride in elements), (src addr, blkStride, repStride)) or ()."""
+    ((dst addr, dstRepStride in elements), (src addr, blkStride, repStride))."""
     ids, out = _Ids(), []
     m = _mask_setup(ids, out, mask_kind, mask_value)
     u = ids()                                       # the UnalignRegForStore
-    (daddr, drep), src = addrs or ((-1, 0), (-1, 1, 0))
+    (daddr, drep), src = addrs
     if repeat:
         out.append(Instr(VLOOP, -1, (), repeat))
         for r in range(repeat):
@@ -118,29 +115,27 @@ def reduce_stream(repeat: int, mask_kind: str, mask_value: int, nbytes: int, add
             c = ids()
             out.append(Instr("RV_VCADD", c, (a, m), None, m, loop=1))
             u2 = ids()
-            out.append(Instr("RV_VSTUI", u2, (c, u), nbytes, -1, None, daddr + r * drep * nbytes if daddr >= 0 else -1,
-                             nbytes, 1))
+            out.append(Instr("RV_VSTUI", u2, (c, u), nbytes, -1, None, daddr + r * drep * nbytes, nbytes, 1))
             u = u2
     out.append(Instr("RV_VSTAS", -1, (u,)))
     return out
 
 
 @functools.lru_cache(maxsize=1024)
-def brcb_stream(repeat: int, width: int, addrs: tuple = ()) -> list:
+def brcb_stream(repeat: int, width: int, addrs: tuple) -> list:
     """Brcb: an all-lanes mask, then per repeat an E2B load and a block-strided store; ``addrs`` =
-    ((dst addr, blkStride, repStride), src addr) or ()."""
+    ((dst addr, blkStride, repStride), src addr)."""
     ids, out = _Ids(), []
     m = ids()
     out.append(Instr("RV_PSET", m, (), width))
     if repeat:
         out.append(Instr(VLOOP, -1, (), repeat))
         dist = "E2B_B16" if width == 2 else "E2B_B32"
-        (daddr, blk, rep), saddr = addrs or ((-1, 1, 0), -1)
+        (daddr, blk, rep), saddr = addrs
         for r in range(repeat):
             out.append(Instr(ITER, -1, (), 1, loop=1))
             a = ids()
-            out.append(Instr("RV_VLD", a, (), None, -1, dist, saddr + r * 8 * width if saddr >= 0 else -1,
-                             8 * width, 1))
+            out.append(Instr("RV_VLD", a, (), None, -1, dist, saddr + r * 8 * width, 8 * width, 1))
             out.append(_strided("RV_VSSTB", -1, (a, m), m, (daddr, blk, rep), r))
     return out
 
