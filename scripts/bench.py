@@ -34,7 +34,7 @@ import threading
 import time
 
 from toolkit.cli import ArgParser, BadUsage, guarded
-from toolkit.outputs import OutputPlan
+from toolkit.cli.outputs import OutputPlan
 
 #: (batch, seq) of each size: rows = batch * seq (the sample is 8 x 128)
 SIZES = {1024: (8, 128), 8192: (64, 128), 65536: (64, 1024)}
@@ -46,7 +46,12 @@ _PAGE = os.sysconf("SC_PAGE_SIZE")
 # -- the numpy golden ------------------------------------------------------------------------------
 def golden(case: dict, dv: int, epsilon: float) -> tuple:
     """The operator in numpy (float32) on the case's bf16 inputs, outputs rounded to bf16 bits."""
-    from host.gen_data import bf16_bits_to_fp32, fp32_to_bf16_bits, rms_norm, rope
+    from operators.kv_rms_norm_rope_cache.gen_data import (
+        bf16_bits_to_fp32,
+        fp32_to_bf16_bits,
+        rms_norm,
+        rope,
+    )
 
     kv = bf16_bits_to_fp32(case["input/kv"])
     v = rms_norm(kv[..., :dv], bf16_bits_to_fp32(case["input/gamma"]), epsilon)
@@ -55,8 +60,7 @@ def golden(case: dict, dv: int, epsilon: float) -> tuple:
 
 
 def golden_seconds(batch: int, seq: int, repeat: int) -> float:
-    from host.gen_data import generate
-
+    from operators.kv_rms_norm_rope_cache.gen_data import generate
     from operators.kv_rms_norm_rope_cache.host import KvParams
 
     p = KvParams(batch=batch, seq=seq)
@@ -100,11 +104,10 @@ class RssPeak:
 
 def child(backend: str, batch: int, seq: int) -> dict:
     """Emulate and time one backend on the case of (batch, seq); print what it cost as JSON."""
+    from operators.kv_rms_norm_rope_cache import host
     from toolkit.machine import load_machine
     from toolkit.timing.model import TimingModel
     from toolkit.views.cycles import cycle_summary
-
-    from operators.kv_rms_norm_rope_cache import host
 
     p = host.KvParams(batch=batch, seq=seq)
     machine = load_machine()

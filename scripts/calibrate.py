@@ -20,11 +20,12 @@ import sys
 from importlib import resources
 
 from operators.simd_vf_story import calibration as cal
-from operators.softmax import calibration as whole_kernel
 from operators.simd_vf_story import fitting
+from operators.softmax import calibration as whole_kernel
 from toolkit.cli import ArgParser, BadUsage, guarded, write_output
+from toolkit.cli.outputs import OutputPlan
 from toolkit.machine import load_machine
-from toolkit.outputs import OutputPlan
+
 
 def write_machine(machine) -> None:
     """Store fitted values in the machine file (value fields only; sources stay)."""

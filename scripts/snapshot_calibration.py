@@ -20,8 +20,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from operators.simd_vf_story import fitting  # noqa: E402
 from operators.simd_vf_story import calibration as cal  # noqa: E402
+from operators.simd_vf_story import fitting  # noqa: E402
 from toolkit.machine import load_machine  # noqa: E402
 
 SNAPSHOT_DIR = ROOT / "tests" / "snapshots"

@@ -11,7 +11,8 @@ import pytest
 
 from toolkit.asc.build import BuildError, build, find_compiler
 from toolkit.asc.runner import ProgramRun, run_program
-from toolkit.events import VfCall
+from toolkit.record.events import VfCall
+
 
 def _have_compiler() -> bool:
     """Whether the runner finds a C++ compiler (toolkit.asc.build.find_compiler: $CXX, g++, clang++, c++, zig)."""

@@ -1,19 +1,25 @@
 """The .asc route calls the one implementation of each API the Python kernels call: the same kernel written
-in C++ (run by `migrate-check run`'s machinery) and in Python (run by toolkit.launch) must write the same
+in C++ (run by `migrate-check run`'s machinery) and in Python (run by toolkit.engine.launch) must write the same
 bytes and leave the same event stream, instruction records included."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tests.asc_support import build_and_run, event_key, needs_compiler, output_bytes, write
-from toolkit import membase as MB
-from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
-from toolkit.dtypes import bfloat16_t, uint32_t
-from toolkit.launch import gm_alloc, launch
-from toolkit.pipe import TBuf, TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
+from tests.asc_support import (
+    build_and_run,
+    event_key,
+    needs_compiler,
+    output_bytes,
+    write,
+)
+from toolkit.ascendc import membase as MB
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.ascendc.dtypes import bfloat16_t, uint32_t
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition, TQue
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
+from toolkit.engine.launch import gm_alloc, launch
 
 N = 512
 
@@ -265,8 +271,8 @@ def MoveVF(out, bout, x, bx, idx):
 
 
 def api_kernel(x, y, bx, idx, r_out, m_out, b_out):
-    from toolkit.sync import HardEvent, PipeBarrier, PipeType, SetFlag, WaitFlag
-    from toolkit.dma import DataCopy
+    from toolkit.ascendc.dma import DataCopy
+    from toolkit.ascendc.sync import HardEvent, PipeBarrier, PipeType, SetFlag, WaitFlag
     pipe = TPipe()
     inQ, outQ, work = TQue(TPosition.VECIN, 1), TQue(TPosition.VECOUT, 1), TBuf(TPosition.VECCALC)
     pipe.InitBuffer(inQ, 1, 4 * N * 4)
@@ -496,10 +502,10 @@ def MoreVF(out, x, mbuf, ix):
 
 def more_kernel(x, ix, out, cout):
     from toolkit.asc import capi
-    from toolkit.dma import DataCopy
-    from toolkit.pipe import GetTPipePtr
-    from toolkit.sync import HardEvent, SetFlag, WaitFlag
-    from toolkit.tensor import GmPtr
+    from toolkit.ascendc.dma import DataCopy
+    from toolkit.ascendc.pipe import GetTPipePtr
+    from toolkit.ascendc.sync import HardEvent, SetFlag, WaitFlag
+    from toolkit.ascendc.tensor import GmPtr
     pipe = TPipe()
     buf = TBuf(TPosition.VECCALC)
     pipe.InitBuffer(buf, 16384)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.asc_support import build, event_key, needs_compiler, output_bytes, write
 from toolkit.asc.runner import run_program
-from toolkit.launch import launch_mode
+from toolkit.engine.launch import launch_mode
 
 ASC = Path(__file__).resolve().parents[1] / "operators" / "kv_rms_norm_rope_cache" / "asc"
 

@@ -1,9 +1,10 @@
-"""host.binio: raw .bin reading, writing and case loading."""
+"""toolkit.harness.binio: raw .bin reading, writing and case loading."""
 import numpy as np
 import pytest
 
-from host import binio, gen_data
-from host.binio import BadInput, load_case, read_bin, write_bin
+from operators.kv_rms_norm_rope_cache import gen_data
+from toolkit.harness import binio
+from toolkit.harness.binio import BadInput, load_case, read_bin, write_bin
 
 
 def test_round_trip_little_endian(tmp_path):

@@ -10,7 +10,7 @@ from contextlib import redirect_stderr, redirect_stdout
 import numpy as np
 import pytest
 
-from host import gen_data
+from operators.kv_rms_norm_rope_cache import gen_data
 from toolkit import cli
 
 KV = "kv_rms_norm_rope_cache"

@@ -4,7 +4,7 @@ import pathlib
 import re
 
 from toolkit.cli import main
-from toolkit.cli_machine import RECORDED_OPCODES
+from toolkit.cli.machine_command import RECORDED_OPCODES
 from toolkit.machine import load_machine
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "toolkit"

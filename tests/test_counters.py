@@ -3,9 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.events import ALIAS, ITER, Dma, QueueOp, VfCall
 from toolkit.machine import MachineError, load_machine
-from toolkit.views.counters import counters_by_vf, opcode_counts, run_counters, vf_counters
+from toolkit.record.events import ALIAS, ITER, Dma, QueueOp, VfCall
+from toolkit.views.counters import (
+    counters_by_vf,
+    opcode_counts,
+    run_counters,
+    vf_counters,
+)
 
 MACHINE = load_machine()
 

@@ -6,12 +6,18 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from host.launch import gm_alloc
-from toolkit.diagnostics import KernelAbort
-from toolkit.dma import DataCopy, DataCopyExtParams, DataCopyPad, DataCopyPadExtParams, DataCopyParams
-from toolkit.events import Dma
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import GlobalTensor, LocalTensor
+from toolkit.ascendc.dma import (
+    DataCopy,
+    DataCopyExtParams,
+    DataCopyPad,
+    DataCopyPadExtParams,
+    DataCopyParams,
+)
+from toolkit.ascendc.tensor import GlobalTensor, LocalTensor
+from toolkit.engine.launch import gm_alloc
+from toolkit.engine.runtime import CoreContext, running
+from toolkit.record.diagnostics import KernelAbort
+from toolkit.record.events import Dma
 
 F32, U8, U16 = np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16)
 BF16 = np.dtype(ml_dtypes.bfloat16)

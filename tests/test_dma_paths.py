@@ -7,11 +7,11 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host.launch import gm_alloc
-from toolkit.dma import DataCopy, DataCopyExtParams, DataCopyPad, DataCopyParams
-from toolkit.events import Dma
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import GlobalTensor, LocalTensor
+from toolkit.ascendc.dma import DataCopy, DataCopyExtParams, DataCopyPad, DataCopyParams
+from toolkit.ascendc.tensor import GlobalTensor, LocalTensor
+from toolkit.engine.launch import gm_alloc
+from toolkit.engine.runtime import CoreContext, running
+from toolkit.record.events import Dma
 
 U8 = np.dtype(np.uint8)
 UB = 4096

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from operators.kv_rms_norm_rope_cache import host
-from toolkit.events import Dma, PipeBarrier, ScalarOp, Sync
-from toolkit.launch import launch
+from toolkit.ascendc.tensor import LocalTensor
+from toolkit.engine.launch import launch
 from toolkit.machine import load_machine
-from toolkit.tensor import LocalTensor
+from toolkit.record.events import Dma, PipeBarrier, ScalarOp, Sync
 
 
 @pytest.fixture(scope="module")

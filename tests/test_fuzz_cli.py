@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import functools
 import json
-import time
 import os
 import shutil
 import tempfile
+import time
 
 import numpy as np
-from hypothesis import given, note, strategies as st
-
-from host import gen_data
-from host.binio import case_layout
-
 from _hostile import KV, PATHS, check_invariants, invoke, resolved, sandbox, snapshot
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from operators.kv_rms_norm_rope_cache import gen_data
+from toolkit.harness.binio import case_layout
 
 B, S, DV, DK = 1, 16, 512, 128
 SHAPE = ["--batch", str(B), "--seq", str(S)]

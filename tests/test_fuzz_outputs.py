@@ -8,13 +8,13 @@ import os
 import shutil
 from contextlib import redirect_stderr, redirect_stdout
 
-from hypothesis import given, note, strategies as st
-
-from host import gen_data
-from host.binio import case_layout
-from toolkit.outputs import OutputError, OutputPlan
-
 from _hostile import PATHS, check_invariants, leftovers, resolved, sandbox, snapshot
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from operators.kv_rms_norm_rope_cache import gen_data
+from toolkit.cli.outputs import OutputError, OutputPlan
+from toolkit.harness.binio import case_layout
 
 contents = st.one_of(st.text(max_size=50), st.binary(max_size=50))
 

@@ -6,7 +6,7 @@ import gc
 import pytest
 
 from toolkit.cli import guarded, main
-from toolkit.outputs import BadUsage
+from toolkit.cli.outputs import BadUsage
 
 
 @pytest.mark.parametrize("ending", ["return", "bad usage", "interrupt"])
@@ -41,7 +41,7 @@ def test_a_run_leaves_no_core_contexts_for_the_collector(capsys, mode):
     # with the collector paused for a whole command, whatever a launch leaves in reference cycles stays
     # until the command ends (a sweep's worker runs many): the cores' contexts (UB, events) must be freed
     # by reference counting alone
-    from toolkit.runtime import CoreContext
+    from toolkit.engine.runtime import CoreContext
     gc.collect()
     gc.disable()
     try:

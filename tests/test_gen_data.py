@@ -1,4 +1,4 @@
-"""host.gen_data: bf16 rounding, input draws, golden math, cache scatter, files and CLI."""
+"""operators.kv_rms_norm_rope_cache.gen_data: bf16 rounding, input draws, golden math, cache scatter, files and CLI."""
 import os
 import runpy
 import sys
@@ -7,8 +7,12 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from host import gen_data
-from host.gen_data import bf16_bits_to_fp32, fp32_to_bf16_bits, generate
+from operators.kv_rms_norm_rope_cache import gen_data
+from operators.kv_rms_norm_rope_cache.gen_data import (
+    bf16_bits_to_fp32,
+    fp32_to_bf16_bits,
+    generate,
+)
 
 B, S, DV, DK = 2, 16, 512, 128
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -1,4 +1,4 @@
-"""GM writer tracking per range (toolkit.gm_writers) answers exactly as a per-byte shadow would, and the
+"""GM writer tracking per range (toolkit.engine.gm_writers) answers exactly as a per-byte shadow would, and the
 write-conflict diagnostic through real DMA and SetValue calls names the same byte, core and count."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolkit.dma import DataCopyExtParams, DataCopyPad
-from toolkit.gm_writers import GmWriters
-from toolkit.launch import gm_alloc, launch
-from toolkit.runtime import current
-from toolkit.tensor import GlobalTensor, LocalTensor
+from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad
+from toolkit.ascendc.tensor import GlobalTensor, LocalTensor
+from toolkit.engine.gm_writers import GmWriters
+from toolkit.engine.launch import gm_alloc, launch
+from toolkit.engine.runtime import current
 
 SIZE = 96
 writes = st.lists(st.tuples(st.integers(0, SIZE), st.integers(0, 40), st.integers(-1, 3)), max_size=40)

@@ -1,4 +1,4 @@
-"""toolkit.golden: CompareBf16 gate and printout, check_abs, check_rel_sum."""
+"""toolkit.harness.golden: CompareBf16 gate and printout, check_abs, check_rel_sum."""
 import json
 
 import ml_dtypes
@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolkit.golden import CompareBf16, check_abs, check_rel_sum
+from toolkit.harness.golden import CompareBf16, check_abs, check_rel_sum
 
 
 def _bits(values):

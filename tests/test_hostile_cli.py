@@ -13,11 +13,21 @@ import sys
 
 import numpy as np
 import pytest
+from _hostile import (
+    KV,
+    MAIN,
+    REPO,
+    SMALL,
+    assert_error_line,
+    fifo_reader,
+    interrupt_when,
+    invoke,
+    leftovers,
+    need_unprivileged,
+    run,
+)
 
-from host import gen_data
-
-from _hostile import (KV, MAIN, REPO, SMALL, assert_error_line, fifo_reader, interrupt_when, invoke, leftovers,
-                      need_unprivileged, run)
+from operators.kv_rms_norm_rope_cache import gen_data
 
 
 def kv(*args: str) -> tuple[int, str, str]:

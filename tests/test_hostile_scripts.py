@@ -9,11 +9,20 @@ import subprocess
 import sys
 
 import pytest
+from _hostile import (
+    KV,
+    MAIN,
+    REPO,
+    assert_error_line,
+    invoke,
+    leftovers,
+    need_unprivileged,
+    run,
+    snapshot,
+)
 
-from host import gen_data
+from operators.kv_rms_norm_rope_cache import gen_data
 from toolkit.cli import guarded
-
-from _hostile import KV, MAIN, REPO, assert_error_line, invoke, leftovers, need_unprivileged, run, snapshot
 
 SHAPE = ["--batch", "1", "--seq", "4", "--dv", "64", "--dk", "16"]
 

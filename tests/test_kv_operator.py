@@ -7,13 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from host import gen_data
-from host.gen_data import bf16_bits_to_fp32 as dec
-from host.gen_data import fp32_to_bf16_bits as enc
-from operators.kv_rms_norm_rope_cache import host, membase, regbase
+from operators.kv_rms_norm_rope_cache import gen_data, host, membase, regbase
+from operators.kv_rms_norm_rope_cache.gen_data import bf16_bits_to_fp32 as dec
+from operators.kv_rms_norm_rope_cache.gen_data import fp32_to_bf16_bits as enc
 from operators.kv_rms_norm_rope_cache.tiling import BuildTiling
-from toolkit.events import Dma
 from toolkit.machine import load_machine
+from toolkit.record.events import Dma
 
 SHAPES = {"sample": host.KvParams(), "tail": host.KvParams(batch=3, seq=100, ub_factor=5, cores=7)}
 BACKENDS = ("membase", "regbase")

@@ -12,13 +12,18 @@ from operators.kv_rms_norm_rope_cache import host as kv_host
 from operators.simd_vf_story import registry as story_registry
 from operators.simd_vf_story.hostlib import run_module
 from tests.asc_support import event_key
-from toolkit import regbase as Reg
-from toolkit.dma import DataCopy, DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
-from toolkit.launch import gm_alloc, launch, launch_mode
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dma import (
+    DataCopy,
+    DataCopyExtParams,
+    DataCopyPad,
+    DataCopyPadExtParams,
+)
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
+from toolkit.engine.launch import gm_alloc, launch, launch_mode
+from toolkit.engine.runtime import GetBlockIdx
 from toolkit.machine import load_machine
-from toolkit.pipe import TBuf, TPipe, TPosition
-from toolkit.runtime import GetBlockIdx
-from toolkit.tensor import GlobalTensor, gm_cast
 from toolkit.timing.model import TimingModel
 from toolkit.views.launch_summary import launch_summary
 

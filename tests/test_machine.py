@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolkit import regbase as Reg
-from toolkit.dtypes import bfloat16_t, uint32_t
-from toolkit.events import PSEUDO_OPS, VfCall
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import bfloat16_t, uint32_t
+from toolkit.ascendc.tensor import UbPtr
+from toolkit.engine.runtime import CoreContext, running
 from toolkit.machine import LANES, Machine, MachineError, load_machine, parse_machine
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import UbPtr
+from toolkit.record.events import PSEUDO_OPS, VfCall
 
 # Every opcode toolkit/regbase and toolkit/membase can put in a VF stream (kept by hand on purpose).
 RECORDABLE = [

@@ -6,12 +6,12 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from toolkit import membase as AscendC
-from toolkit.diagnostics import KernelAbort
-from toolkit.events import PSEUDO_OPS, Instr, VfCall
-from toolkit.membase import BinaryRepeatParams, UnaryRepeatParams
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import LocalTensor
+from toolkit.ascendc import membase as AscendC
+from toolkit.ascendc.membase import BinaryRepeatParams, UnaryRepeatParams
+from toolkit.ascendc.tensor import LocalTensor
+from toolkit.engine.runtime import CoreContext, running
+from toolkit.record.diagnostics import KernelAbort
+from toolkit.record.events import PSEUDO_OPS, Instr, VfCall
 
 F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
 BF16 = np.dtype(ml_dtypes.bfloat16)

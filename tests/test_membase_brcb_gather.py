@@ -5,13 +5,13 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from toolkit import membase as AscendC
-from toolkit.diagnostics import KernelAbort
-from toolkit.dtypes import uint64_t
-from toolkit.events import VfCall
-from toolkit.membase import BrcbRepeatParams, GatherMaskParams
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import LocalTensor
+from toolkit.ascendc import membase as AscendC
+from toolkit.ascendc.dtypes import uint64_t
+from toolkit.ascendc.membase import BrcbRepeatParams, GatherMaskParams
+from toolkit.ascendc.tensor import LocalTensor
+from toolkit.engine.runtime import CoreContext, running
+from toolkit.record.diagnostics import KernelAbort
+from toolkit.record.events import VfCall
 
 F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
 BF16 = np.dtype(ml_dtypes.bfloat16)

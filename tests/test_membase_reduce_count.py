@@ -4,12 +4,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from toolkit import membase as AscendC
-from toolkit.diagnostics import KernelAbort
-from toolkit.events import ScalarOp, Sync, VfCall
-from toolkit.pipe import TPipe
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import LocalTensor
+from toolkit.ascendc import membase as AscendC
+from toolkit.ascendc.pipe import TPipe
+from toolkit.ascendc.tensor import LocalTensor
+from toolkit.engine.runtime import CoreContext, running
+from toolkit.record.diagnostics import KernelAbort
+from toolkit.record.events import ScalarOp, Sync, VfCall
 
 F32 = np.float32
 SRC, WORK, DST = 0, 16384, 24576

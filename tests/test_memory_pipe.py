@@ -8,13 +8,13 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from host.launch import gm_alloc, launch
-from toolkit.diagnostics import KernelAbort
-from toolkit.dma import DataCopy
-from toolkit.events import BufferInit, QueueOp, ScalarOp
-from toolkit.pipe import TBuf, TPipe, TPosition, TQue
-from toolkit.runtime import CoreContext, GetBlockIdx, running
-from toolkit.tensor import GlobalTensor, LocalTensor, UbPtr
+from toolkit.ascendc.dma import DataCopy
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition, TQue
+from toolkit.ascendc.tensor import GlobalTensor, LocalTensor, UbPtr
+from toolkit.engine.launch import gm_alloc, launch
+from toolkit.engine.runtime import CoreContext, GetBlockIdx, running
+from toolkit.record.diagnostics import KernelAbort
+from toolkit.record.events import BufferInit, QueueOp, ScalarOp
 
 F32 = np.dtype(np.float32)
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -280,9 +280,9 @@ def test_same_core_rewriting_gm_is_not_a_conflict():
 
 
 def test_enque_of_a_dequeued_tensor_is_a_state_error():
-    from toolkit.diagnostics import KernelAbort
-    from toolkit.pipe import TPipe, TPosition, TQue
-    from toolkit.runtime import CoreContext, running
+    from toolkit.ascendc.pipe import TPipe, TPosition, TQue
+    from toolkit.engine.runtime import CoreContext, running
+    from toolkit.record.diagnostics import KernelAbort
 
     with running(CoreContext()):
         q = TQue(TPosition.VECIN, 1)

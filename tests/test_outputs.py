@@ -1,4 +1,4 @@
-"""toolkit.outputs.OutputPlan: what each kind of target gets, what is refused up front, all or none."""
+"""toolkit.cli.outputs.OutputPlan: what each kind of target gets, what is refused up front, all or none."""
 from __future__ import annotations
 
 import io
@@ -8,10 +8,9 @@ import stat
 from contextlib import redirect_stdout
 
 import pytest
-
-from toolkit.outputs import BadUsage, OutputError, OutputPlan
-
 from _hostile import fifo_reader, leftovers, snapshot
+
+from toolkit.cli.outputs import BadUsage, OutputError, OutputPlan
 
 
 def refused(targets: dict, *needles: str, **kw) -> str:

@@ -12,9 +12,8 @@ import time
 
 import pytest
 
-from toolkit import progress
-from toolkit.cli import main
-from toolkit.progress import ProgressLine, render
+from toolkit.cli import main, progress
+from toolkit.cli.progress import ProgressLine, render
 
 
 class Clock:

@@ -8,11 +8,11 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from toolkit import regbase as Reg
-from toolkit.diagnostics import KernelAbort
-from toolkit.dtypes import bfloat16_t, uint32_t
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import UbPtr
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import bfloat16_t, uint32_t
+from toolkit.ascendc.tensor import UbPtr
+from toolkit.engine.runtime import CoreContext, running
+from toolkit.record.diagnostics import KernelAbort
 
 F32, F64, U16, U32, I32 = (np.dtype(t) for t in (np.float32, np.float64, np.uint16, np.uint32, np.int32))
 BF16 = np.dtype(ml_dtypes.bfloat16)

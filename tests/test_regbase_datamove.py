@@ -8,11 +8,11 @@ import os
 import numpy as np
 import pytest
 
-from toolkit import regbase as Reg
-from toolkit.diagnostics import KernelAbort
-from toolkit.dtypes import uint32_t
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import UbPtr
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
+from toolkit.ascendc.tensor import UbPtr
+from toolkit.engine.runtime import CoreContext, running
+from toolkit.record.diagnostics import KernelAbort
 
 U8, U16, U32, U64, F32 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64, np.float32))
 UB_SIZE = 262144

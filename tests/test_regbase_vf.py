@@ -9,12 +9,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from toolkit import regbase as Reg
-from toolkit.diagnostics import KernelAbort
-from toolkit.dtypes import uint16_t, uint32_t
-from toolkit.events import ITER, VfCall
-from toolkit.runtime import CoreContext, running
-from toolkit.tensor import LocalTensor, UbPtr
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint16_t, uint32_t
+from toolkit.ascendc.tensor import LocalTensor, UbPtr
+from toolkit.engine.runtime import CoreContext, running
+from toolkit.record.diagnostics import KernelAbort
+from toolkit.record.events import ITER, VfCall
 
 F32 = np.dtype(np.float32)
 SRC, DST = 4096, 16384

@@ -1,5 +1,5 @@
 """The coordinate search every calibration fit uses, on a function whose minimum is known."""
-from toolkit.search import coordinate_search
+from toolkit.calibration.search import coordinate_search
 
 
 def test_finds_the_minimum_of_a_separable_bowl_and_reports_each_step():

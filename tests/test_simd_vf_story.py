@@ -8,8 +8,8 @@ import pytest
 
 from operators.simd_vf_story.hostlib import run_module
 from operators.simd_vf_story.registry import FAMILIES, VARIANTS
-from toolkit.calibration import load_calibration
-from toolkit.events import BufferInit, Dma, VfCall
+from toolkit.calibration.vendor_rows import load_calibration
+from toolkit.record.events import BufferInit, Dma, VfCall
 
 #: VF launches per run from the spec (asc_vf_call sites x trips; VF_REPEAT = 5 for elemwise/reduce)
 EXPECTED_VF_LAUNCHES = {

@@ -8,10 +8,10 @@ import pytest
 
 from operators.softmax import calibration, host
 from operators.softmax.common import SoftmaxShape
-from toolkit import calibration_kernel as ck
+from toolkit.calibration import whole_kernel as ck
 from toolkit.cli import main
-from toolkit.events import VfCall
 from toolkit.machine import load_machine
+from toolkit.record.events import VfCall
 
 SMALL = SoftmaxShape(16, 512, 8, 512, 1024)          # 2 blocks, rows of 8 VL chunks
 

@@ -21,13 +21,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from host.cpp_random import mt19937_u32, uniform_real_float
 from operators.simd_vf_story.hostlib import run_module
 from operators.simd_vf_story.registry import MEASUREMENT_SCOPE, VARIANTS
 from tests.asc_support import needs_compiler
 from toolkit.asc.build import BuildError, build
 from toolkit.asc.runner import ProgramRun, run_program
-from toolkit.calibration import load_calibration
+from toolkit.calibration.vendor_rows import load_calibration
+from toolkit.harness.cpp_random import mt19937_u32, uniform_real_float
 from toolkit.views.launch_summary import launch_summary
 
 STORY = Path(__file__).resolve().parents[1] / "operators" / "simd_vf_story"

@@ -6,10 +6,10 @@ import functools
 
 import pytest
 
+from operators.simd_vf_story.hostlib import run_module
 from operators.simd_vf_story.registry import VARIANTS
 from operators.simd_vf_story.report import build_kernel_report
-from operators.simd_vf_story.hostlib import run_module
-from toolkit.calibration import load_calibration
+from toolkit.calibration.vendor_rows import load_calibration
 
 BY_CAL = {(v.group, v.cal_variant): v for v in VARIANTS.values()}
 EXACT = [r for r in load_calibration()

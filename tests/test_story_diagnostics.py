@@ -8,8 +8,8 @@ from operators.simd_vf_story.elemwise import elemwise_axpy_baseline as axpy
 from operators.simd_vf_story.hostlib import run_kernel
 from operators.simd_vf_story.reduce import reduce_max_ar_baseline as max_ar
 from operators.simd_vf_story.reduce import reduce_sum_ar_baseline as sum_ar
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
 
 def line_of(marker: str) -> int:

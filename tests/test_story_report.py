@@ -7,7 +7,13 @@ import json
 import pytest
 
 from operators.simd_vf_story.registry import VARIANTS
-from operators.simd_vf_story.report import Column, SelectorError, group_columns, run_selector, select
+from operators.simd_vf_story.report import (
+    Column,
+    SelectorError,
+    group_columns,
+    run_selector,
+    select,
+)
 
 
 @functools.lru_cache(maxsize=None)

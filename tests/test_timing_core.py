@@ -1,6 +1,6 @@
 """Core-level timing (pipes joined by queues and flags) on hand-built event streams."""
-from toolkit.events import Dma, QueueOp, ScalarOp, Sync, VfCall
 from toolkit.machine import load_machine, with_overrides
+from toolkit.record.events import Dma, QueueOp, ScalarOp, Sync, VfCall
 from toolkit.timing.core import critical_path
 from toolkit.timing.model import TimingModel
 

@@ -3,8 +3,8 @@ import dataclasses
 
 import pytest
 
-from toolkit.events import PIPE_MTE2, Dma, PipeBarrier, ScalarOp, Sync, VfCall
 from toolkit.machine import load_machine, with_overrides
+from toolkit.record.events import PIPE_MTE2, Dma, PipeBarrier, ScalarOp, Sync, VfCall
 from toolkit.timing.core import dma_cost
 from toolkit.timing.kernel import BusyProfile
 from toolkit.timing.model import TimingModel

@@ -8,8 +8,16 @@ import dataclasses
 import pytest
 
 from operators.kv_rms_norm_rope_cache import host
-from toolkit.events import Dma, Instr, PipeBarrier, QueueOp, ScalarOp, Sync, VfCall
 from toolkit.machine import load_machine
+from toolkit.record.events import (
+    Dma,
+    Instr,
+    PipeBarrier,
+    QueueOp,
+    ScalarOp,
+    Sync,
+    VfCall,
+)
 from toolkit.timing.core import core_signature
 from toolkit.timing.kernel import _moved, concurrency, simulate_launch
 from toolkit.timing.model import TimingModel

@@ -124,7 +124,7 @@ def test_counters_use_trace_durations():
 
 
 def test_timing_is_memoised_by_stream():
-    from toolkit.events import VfCall
+    from toolkit.record.events import VfCall
     model = TimingModel(M)
     a = VfCall("A", "direct", 3, chain("RV_VADD", 20))
     b = VfCall("B", "direct", 3, chain("RV_VADD", 20))
@@ -196,7 +196,7 @@ def test_vf_start_drain_and_instruction_log_time():
 def test_membase_bank_conflict_costs_cycles():
     """The same MemBase Add, its two sources in one UB bank vs in different banks: the loads of one
     bank serialise ("all" rule) and the VF takes one cycle more (one VL chunk)."""
-    from toolkit.membase.vfstream import count_stream
+    from toolkit.ascendc.membase.vfstream import count_stream
     assert T["bank_conflicts"] == "all"
     same = count_stream("RV_VADD", 64, 64, ((8192, 4), (0, 4), (4096, 4)))      # 4096 % 512 == 0
     apart = count_stream("RV_VADD", 64, 64, ((8192, 4), (0, 4), (4096 + 256, 4)))

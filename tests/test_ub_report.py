@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.events import BufferInit, QueueOp
+from toolkit.record.events import BufferInit, QueueOp
 from toolkit.views.ub_report import compare_table, ub_report
 
 MEM = [BufferInit("gammaQueue", "TQue", "VECIN", 1, 3072, 0, 1),

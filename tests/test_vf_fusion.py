@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from tests.asc_support import build_and_run, needs_compiler, write
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
-from toolkit.events import VfCall
-from toolkit.launch import gm_alloc, launch
-from toolkit.pipe import TBuf, TPipe, TPosition
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
+from toolkit.compiler import stream_passes
+from toolkit.engine.launch import gm_alloc, launch
+from toolkit.record.events import VfCall
 
 
 @Reg.__simd_vf__
@@ -48,7 +49,7 @@ def _vfs(events):
 
 def test_adjacent_vfs_merge_and_the_rest_keeps_them_apart():
     plain = launch(kernel, 1, [gm_alloc("out", 64)])
-    fused = launch(kernel, 1, [gm_alloc("out", 64)], vf_fusion=True)
+    fused = launch(kernel, 1, [gm_alloc("out", 64)], passes=stream_passes(vf_fusion=True))
     assert [v.name for v in _vfs(plain.cores[0].events)] == ["Fill", "Fill", "FillAlone", "Fill"]
     vfs = _vfs(fused.cores[0].events)
     assert [v.name for v in vfs] == ["Fill+Fill", "FillAlone", "Fill"]
@@ -109,6 +110,6 @@ def test_asc_route_fuses_the_same_way(tmp_path):
     fused = run_program(built, [], timeout=60, vf_fusion=True)
     assert plain.launches[0]["counters"]["vf_count"] == 4
     assert fused.launches[0]["counters"]["vf_count"] == 3
-    py = launch(kernel, 1, [gm_alloc("out", 64)], vf_fusion=True)
+    py = launch(kernel, 1, [gm_alloc("out", 64)], passes=stream_passes(vf_fusion=True))
     from toolkit.views.launch_summary import launch_counters
     assert fused.launches[0]["counters"] == launch_counters(py, py.machine)

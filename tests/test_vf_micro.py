@@ -5,7 +5,7 @@ import pytest
 
 from operators.simd_vf_story.hostlib import run_module
 from operators.vf_micro.registry import VARIANTS
-from toolkit.events import VfCall
+from toolkit.record.events import VfCall
 
 #: per VL chunk, as calibration_vf_micro.csv describes each kernel
 MIX = {

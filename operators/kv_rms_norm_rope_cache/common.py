@@ -4,12 +4,17 @@ the tile loop. Subclasses provide the UB plan of gamma/workspace, gamma loading,
 """
 from __future__ import annotations
 
-from toolkit.dma import DataCopy, DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
-from toolkit.dtypes import bfloat16_t, int64_t
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.runtime import GetBlockIdx
-from toolkit.sync import HardEvent, SetFlag, WaitFlag
-from toolkit.tensor import GlobalTensor, gm_cast
+from toolkit.ascendc.dma import (
+    DataCopy,
+    DataCopyExtParams,
+    DataCopyPad,
+    DataCopyPadExtParams,
+)
+from toolkit.ascendc.dtypes import bfloat16_t, int64_t
+from toolkit.ascendc.pipe import TPipe, TPosition, TQue
+from toolkit.ascendc.sync import HardEvent, SetFlag, WaitFlag
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
+from toolkit.engine.runtime import GetBlockIdx
 
 BUFFER_NUM = 2
 EVENT_ID0 = 0

@@ -14,13 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from host import binio, gen_data
-from host.launch import LaunchResult, dry_run, gm_alloc, launch
-from toolkit.golden import CompareBf16, CompareResult
+from toolkit.ascendc.pipe import TPipe
+from toolkit.engine.launch import LaunchResult, dry_run, gm_alloc, launch
+from toolkit.harness import binio
+from toolkit.harness.golden import CompareBf16, CompareResult
 from toolkit.machine import Machine, load_machine
-from toolkit.pipe import TPipe
 from toolkit.views.ub_report import UbReport, ub_report
 
+from . import gen_data
 from .tiling import BuildTiling, KvRmsNormRopeCacheTiling
 
 OUTPUTS = ("k_cache", "v_cache", "k_out", "v_out")
@@ -46,7 +47,7 @@ class KvParams:
 
     def validate(self) -> None:
         """Refuse bad options (BadInput, one line naming the option); the shape checks are the
-        generator's own (``host.gen_data.check_params``), so scripts/gen_data.py says the same."""
+        generator's own (``operators.kv_rms_norm_rope_cache.gen_data.check_params``), so scripts/gen_data.py says the same."""
         for name in ("ub_factor", "cores"):
             value = getattr(self, name)
             if value is not None and value <= 0:

@@ -4,11 +4,25 @@ VF on Ascend 950. The folds hard-wire dv = 512 and the RoPE repeat strides hard-
 """
 from __future__ import annotations
 
-from toolkit.dma import DataCopy
-from toolkit.dtypes import bfloat16_t, uint64_t
-from toolkit.membase import (Add, BinaryRepeatParams, Brcb, BrcbRepeatParams, Cast, Div, GatherMask,
-                             GatherMaskParams, Mul, Muls, Adds, RoundMode, Sqrt, WholeReduceSum)
-from toolkit.pipe import TBuf, TPipe, TPosition
+from toolkit.ascendc.dma import DataCopy
+from toolkit.ascendc.dtypes import bfloat16_t, uint64_t
+from toolkit.ascendc.membase import (
+    Add,
+    Adds,
+    BinaryRepeatParams,
+    Brcb,
+    BrcbRepeatParams,
+    Cast,
+    Div,
+    GatherMask,
+    GatherMaskParams,
+    Mul,
+    Muls,
+    RoundMode,
+    Sqrt,
+    WholeReduceSum,
+)
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
 
 from .common import Align, KvRmsNormRopeCacheBase
 

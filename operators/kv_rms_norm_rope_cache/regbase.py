@@ -6,11 +6,11 @@ directly (no asc_vf_call), as in the sample.
 """
 from __future__ import annotations
 
-from toolkit import regbase as Reg
-from toolkit.dma import DataCopy
-from toolkit.dtypes import bfloat16_t, uint16_t, uint32_t
-from toolkit.pipe import TPipe
-from toolkit.regbase import VLOOP, __simd_vf__
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dma import DataCopy
+from toolkit.ascendc.dtypes import bfloat16_t, uint16_t, uint32_t
+from toolkit.ascendc.pipe import TPipe
+from toolkit.ascendc.regbase import VLOOP, __simd_vf__
 
 from .common import Align, KvRmsNormRopeCacheBase
 

@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from toolkit.cli import force_option
-from toolkit.cli_sweep import SweepRun, combinations, parse_axis, sweep_options
+from toolkit.cli.sweep_command import SweepRun, combinations, parse_axis, sweep_options
 from toolkit.machine import load_machine
 from toolkit.sweep.rows import OK, REFUSED, make_row, status_of
 from toolkit.views.cycles import cycle_summary

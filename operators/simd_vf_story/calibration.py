@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from toolkit.calibration import CalRow, load_calibration
+from operators.vf_micro.registry import VARIANTS as MICRO_VARIANTS
+from toolkit.calibration.vendor_rows import CalRow, load_calibration
 from toolkit.machine import Machine
 from toolkit.timing.model import TimingModel
 from toolkit.views.cannsim import predict, run_metrics, vf_metrics
 
-from ..vf_micro.registry import VARIANTS as MICRO_VARIANTS
 from .hostlib import run_module
-from .registry import MEASUREMENT_SCOPE, VARIANTS as STORY_VARIANTS, Variant
+from .registry import MEASUREMENT_SCOPE, Variant
+from .registry import VARIANTS as STORY_VARIANTS
 
 #: every calibrated kernel: the story variants and the VF micro-kernels
 VARIANTS: dict[str, Variant] = {**STORY_VARIANTS, **MICRO_VARIANTS}

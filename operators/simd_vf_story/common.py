@@ -8,8 +8,8 @@ VF scalar parameters travel by value (PB), so ``static_cast<uint16_t>(v)`` at a 
 """
 from __future__ import annotations
 
-from toolkit.dtypes import scalar_value
-from toolkit.regbase import VL_B32
+from toolkit.ascendc.dtypes import scalar_value
+from toolkit.ascendc.regbase import VL_B32
 
 SIZEOF_FLOAT = 4
 BLOCK_BYTES = 32

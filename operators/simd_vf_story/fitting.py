@@ -16,8 +16,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from toolkit.calibration.search import coordinate_search
 from toolkit.machine import Machine, with_instr, with_overrides
-from toolkit.search import coordinate_search
 
 from . import calibration as cal
 

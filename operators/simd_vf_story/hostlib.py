@@ -2,7 +2,7 @@
 
 A family host (``broadcast/host.py`` ...) provides ``case()`` (inputs, output shapes, tiling) and
 ``check(got, inputs)`` (independent numpy reference and the spec's tolerance). ``run_kernel`` launches
-a kernel entry ``kernel(*input_gm, *output_gm, tiling)`` with ``host.launch.launch`` on one core and
+a kernel entry ``kernel(*input_gm, *output_gm, tiling)`` with ``toolkit.engine.launch.launch`` on one core and
 returns a :class:`VariantResult`.
 """
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
-from host.launch import LaunchResult, gm_alloc, launch
-from toolkit.diagnostics import Diagnostics
-from toolkit.golden import check_abs, check_rel_sum
+from toolkit.engine.launch import LaunchResult, gm_alloc, launch
+from toolkit.harness.golden import check_abs, check_rel_sum
+from toolkit.record.diagnostics import Diagnostics
 
 
 @dataclass

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from toolkit.calibration import rows_for
+from toolkit.calibration.vendor_rows import rows_for
 from toolkit.machine import load_machine
 from toolkit.views.counters import run_counters, vf_counters, vf_events
 

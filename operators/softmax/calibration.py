@@ -1,4 +1,4 @@
-"""The softmax variants as whole-kernel calibration rows (``toolkit/data/hw_whole_kernel.csv``).
+"""The softmax variants as whole-kernel calibration rows (``toolkit/calibration/data/hw_whole_kernel.csv``).
 
 :func:`collect` runs each variant once on the sample's data (functional run, all 32 cores);
 :func:`predict_rows` times those launches under any machine model, so fitting re-times without
@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from toolkit import calibration_kernel as ck
+from toolkit.calibration import whole_kernel as ck
+from toolkit.calibration.search import coordinate_search
 from toolkit.machine import Machine, load_machine, with_overrides
-from toolkit.search import coordinate_search
 from toolkit.timing.model import TimingModel
 
 from . import host
@@ -52,7 +52,7 @@ def rows(machine: Machine) -> tuple[dict, str]:
 
 
 def fit(launches: dict[str, object], machine: Machine, rounds: int = 2) -> tuple[Machine, float]:
-    """Coordinate search over SEARCH minimising :func:`toolkit.calibration_kernel.objective`."""
+    """Coordinate search over SEARCH minimising :func:`toolkit.calibration.whole_kernel.objective`."""
     def machine_of(values: tuple) -> Machine:
         m = machine
         for (section, key, _), v in zip(SEARCH, values):

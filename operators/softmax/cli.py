@@ -3,9 +3,16 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli import BadUsage, check_envelope, dump_json, finish, force_option, output_options
+from toolkit.cli import (
+    BadUsage,
+    check_envelope,
+    dump_json,
+    finish,
+    force_option,
+    output_options,
+)
+from toolkit.cli.outputs import OutputPlan
 from toolkit.machine import load_machine
-from toolkit.outputs import OutputPlan
 from toolkit.views.cycles import compare_cycles_table
 from toolkit.views.launch_summary import time_launches
 from toolkit.views.ub_report import compare_table, gate_lines

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
-from toolkit.pipe import TPosition
-from toolkit.runtime import GetBlockIdx
-from toolkit.sync import HardEvent, PipeBarrier, PipeType, SetFlag, WaitFlag
-from toolkit.tensor import GlobalTensor, LocalTensor, UbPtr, gm_cast
+from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.ascendc.pipe import TPosition
+from toolkit.ascendc.sync import HardEvent, PipeBarrier, PipeType, SetFlag, WaitFlag
+from toolkit.ascendc.tensor import GlobalTensor, LocalTensor, UbPtr, gm_cast
+from toolkit.engine.runtime import GetBlockIdx
 
 TOTAL_M, TOTAL_N = 256, 2048
 SINGLE_CORE_M, SINGLE_CORE_N = 8, 2048

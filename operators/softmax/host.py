@@ -14,11 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from host import binio
-from host.launch import LaunchResult, dry_run, gm_alloc, launch
-from toolkit.golden import MAX_MISMATCH_LINES, CheckResult, CompareResult, check_abs
+from toolkit.ascendc.tensor import LocalTensor
+from toolkit.engine.launch import LaunchResult, dry_run, gm_alloc, launch
+from toolkit.harness import binio
+from toolkit.harness.golden import (
+    MAX_MISMATCH_LINES,
+    CheckResult,
+    CompareResult,
+    check_abs,
+)
 from toolkit.machine import Machine, load_machine
-from toolkit.tensor import LocalTensor
 from toolkit.views.ub_report import UbReport, ub_report
 
 from .common import COMPARE_TOL, TILE_LEN, SoftmaxShape, make_entry
@@ -54,7 +59,7 @@ def softmax64(x: np.ndarray) -> np.ndarray:
 
 def read_case(directory: str, shape: SoftmaxShape) -> tuple[np.ndarray, np.ndarray]:
     """The sample's input and golden files from ``directory`` (e.g. a hardware run's), read as every
-    ``--data-dir`` file is (``host.binio.read_bin``: a missing, unreadable, non-regular or wrong-size
+    ``--data-dir`` file is (``toolkit.harness.binio.read_bin``: a missing, unreadable, non-regular or wrong-size
     file is BadInput naming it; a FIFO is never waited on)."""
     n = shape.totalM * shape.totalN
     x, golden = (binio.read_bin(os.path.join(directory, rel), np.float32, n).reshape(shape.totalM, shape.totalN)
@@ -70,7 +75,7 @@ def _g(v: float) -> str:
 def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = COMPARE_TOL) -> CompareResult:
     """``diff = |actual - golden|`` in float; ``diff > tol`` is an error; a strictly larger diff moves
     the max (first occurrence wins); NaN diffs fail both comparisons (neither error nor max). Numbers in iostream
-    default formatting; the result is a :class:`toolkit.golden.CompareResult`, as ``CompareBf16``'s."""
+    default formatting; the result is a :class:`toolkit.harness.golden.CompareResult`, as ``CompareBf16``'s."""
     a = np.asarray(actual, np.float32).ravel()
     g = np.asarray(golden, np.float32).ravel()
     n = g.size

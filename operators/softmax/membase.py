@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit.membase import Adds, Exp, Muls, ReduceMax, ReduceSum
-from toolkit.pipe import TBuf, TPipe, TPosition
-from toolkit.sync import PipeBarrier, PipeType
+from toolkit.ascendc.membase import Adds, Exp, Muls, ReduceMax, ReduceSum
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
+from toolkit.ascendc.sync import PipeBarrier, PipeType
 
 from .common import ReadUbFloat, SoftmaxKernelBase
 

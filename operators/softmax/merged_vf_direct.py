@@ -6,8 +6,8 @@ reload y and divide by the sum. tileLen = 2 * TILE_LEN (4 rows per tile, 2 row p
 """
 from __future__ import annotations
 
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint16_t, uint32_t
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint16_t, uint32_t
 
 from .common import FLT_LOWEST, CeilDivision, RawPingPongKernel
 

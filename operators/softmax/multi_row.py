@@ -7,8 +7,8 @@ UB byte addresses (x ping, y ping, x pong, y pong, scalar buffer).
 """
 from __future__ import annotations
 
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint16_t, uint32_t
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint16_t, uint32_t
 
 from .common import FLT_LOWEST, CeilDivision, RawPingPongKernel
 

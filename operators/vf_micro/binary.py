@@ -1,8 +1,8 @@
 """A = B + C and A = B / C: per VL chunk two loads, one op, one store (vendor micro-kernels)."""
 from __future__ import annotations
 
-from toolkit import regbase as Reg
-from toolkit.regbase import VL_B32
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.regbase import VL_B32
 
 from .kernel import MicroHost, make_kernel
 

@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 
-from toolkit import regbase as Reg
-from toolkit.regbase import VL_B32
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.regbase import VL_B32
 
 from .kernel import MicroHost, make_kernel
 

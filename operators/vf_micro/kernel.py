@@ -11,12 +11,11 @@ from typing import Callable
 
 import numpy as np
 
-from toolkit.dma import DataCopy
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.regbase import VL_B32
-from toolkit.tensor import GlobalTensor, gm_cast
-
-from ..simd_vf_story.hostlib import Case, Check, rel_check
+from operators.simd_vf_story.hostlib import Case, Check, rel_check
+from toolkit.ascendc.dma import DataCopy
+from toolkit.ascendc.pipe import TPipe, TPosition, TQue
+from toolkit.ascendc.regbase import VL_B32
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
 
 SEED = 0
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit import regbase as Reg
-from toolkit.regbase import VL_B32
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.regbase import VL_B32
 
 from .kernel import MicroHost, make_kernel
 

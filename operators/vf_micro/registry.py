@@ -1,4 +1,4 @@
-"""The vf_micro rows: ``vf_micro/<file>`` -> calibration group and variant (toolkit/data/calibration.csv).
+"""The vf_micro rows: ``vf_micro/<file>`` -> calibration group and variant (toolkit/calibration/data/calibration.csv).
 
 Each measured figure is one VF instance (start to end, drain included): measurement scope ``vf``.
 """

@@ -4,7 +4,7 @@ implementation of that API (the same functions the Python kernels call), encode 
 Each C++ call arrives as ``dispatch(api, file_id, line, *words)``; ``api`` was obtained once per call
 site from :func:`resolve`. Words come in (tag, payload...) groups; a tag's low byte is the kind and its
 high bits a dtype code, struct id or enum id (see ``include/asc/bridge.h``). Template arguments (types,
-enum values, a CastTrait) become the C++ template argument tuple of :class:`~toolkit.regbase.template.
+enum values, a CastTrait) become the C++ template argument tuple of :class:`~toolkit.ascendc.regbase.template.
 TemplateApi`; everything else the call's arguments. Results: None, a number, a handle (registers,
 returned tensors), or a tuple with the final values of by-reference arguments after the result.
 
@@ -17,13 +17,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import dma, dtypes, membase, regbase, sync
-from ..diagnostics import SOURCE_LOCATION, KernelAbort, VfRuleError
-from ..dtypes import BF16, CScalar
-from ..membase import params as mbparams
-from ..regbase import types as rt
-from ..runtime import current_or_none
-from ..tensor import GlobalTensor, GmPtr, LocalTensor, UbPtr
+from toolkit.ascendc import dma, dtypes, membase, regbase, sync
+from toolkit.ascendc.dtypes import BF16, CScalar
+from toolkit.ascendc.membase import params as mbparams
+from toolkit.ascendc.regbase import types as rt
+from toolkit.ascendc.tensor import GlobalTensor, GmPtr, LocalTensor, UbPtr
+from toolkit.engine.runtime import current_or_none
+from toolkit.record.diagnostics import SOURCE_LOCATION, KernelAbort, VfRuleError
+
 from . import enums
 
 ABORT = object()

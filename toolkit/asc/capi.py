@@ -5,8 +5,8 @@ calls take an element count; ``asc_init`` has no emulated effect.
 """
 from __future__ import annotations
 
-from .. import dma, membase, sync
-from ..tensor import GlobalTensor, GmPtr, LocalTensor, UbPtr
+from toolkit.ascendc import dma, membase, sync
+from toolkit.ascendc.tensor import GlobalTensor, GmPtr, LocalTensor, UbPtr
 
 
 def _local(p: UbPtr, nbytes: int) -> LocalTensor:

@@ -20,7 +20,8 @@ def main(argv: list[str]) -> int:
     args = argv[3:] if len(argv) > 2 and argv[2] == "--" else argv[2:]
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
         signal.signal(sig, signal.SIG_DFL)
-    from ..machine import load_machine
+    from toolkit.machine import load_machine
+
     from . import bridge
     from .program import NativeRuntime, ProgramState
 

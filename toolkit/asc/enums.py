@@ -11,9 +11,9 @@ import sys
 from enum import Enum
 from pathlib import Path
 
-from ..pipe import TPosition
-from ..regbase import types as rt
-from ..sync import HardEvent, PipeType
+from toolkit.ascendc.pipe import TPosition
+from toolkit.ascendc.regbase import types as rt
+from toolkit.ascendc.sync import HardEvent, PipeType
 
 #: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type)
 ENUMS: list[tuple[int, str, str, type[Enum], str]] = [

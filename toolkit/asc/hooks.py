@@ -11,11 +11,12 @@ from copy import copy as shallow_copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import runtime
-from ..pipe import TBuf, TPipe, TPosition, TQue
-from ..regbase import types as rt
-from ..regbase.vf import vf_begin, vf_end
-from ..runtime import current, current_or_none
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition, TQue
+from toolkit.ascendc.regbase import types as rt
+from toolkit.ascendc.regbase.vf import vf_begin, vf_end
+from toolkit.engine import runtime
+from toolkit.engine.runtime import current, current_or_none
+
 from . import bridge
 from .memmap import host_bytes
 from .program import LaunchState
@@ -105,7 +106,7 @@ def vf_begin_hook(name_id: int, nparams: int, no_fusion: int, file_id: int, line
     meta = {"no_fusion": True} if no_fusion else {}
     lead = None
     if ctx.scheduler is not None and ctx.vf is None:
-        from ..lockstep import Lead, LeaderRequest
+        from toolkit.engine.lockstep import Lead, LeaderRequest
         static = ctypes.string_at(key_addr, key_len) if keyable else ("core", ctx.core_id)
         got = ctx.scheduler.park(LeaderRequest((name_id, launch, where, nparams, no_fusion, scalar_args, static)))
         if not isinstance(got, Lead):

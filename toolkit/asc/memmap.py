@@ -3,9 +3,9 @@
 * **UB**: core ``k``'s UB is mapped at a fixed address ``base + k * 4 GiB`` (``base`` 4 GiB aligned), so
   every core's UB has the same low 32 bits and all cores of a launch can be live at once (lock-step). A ``__ubuf__ T*`` in the program is a real pointer into its core's slot, so raw
   dereferences work, and its low 32 bits are the UB byte address, as on the hardware (``(uint32_t)ptr``,
-  ``LocalTensor(pos, byteAddr, len)`` round-trip). The emulator's :class:`~toolkit.memory.UbMemory` views
+  ``LocalTensor(pos, byteAddr, len)`` round-trip). The emulator's :class:`~toolkit.ascendc.memory.UbMemory` views
   the same bytes.
-* **GM**: every ``aclrtMalloc`` is a :class:`~toolkit.memory.GmBuffer` whose numpy bytes are the device
+* **GM**: every ``aclrtMalloc`` is a :class:`~toolkit.ascendc.memory.GmBuffer` whose numpy bytes are the device
   memory the program's pointers point into; :class:`GmArena` maps a pointer back to (buffer, offset).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import mmap
 
 import numpy as np
 
-from ..memory import GmBuffer
+from toolkit.ascendc.memory import GmBuffer
 
 _PROT_RW = mmap.PROT_READ | mmap.PROT_WRITE
 _MAP_FIXED_NOREPLACE = 0x100000

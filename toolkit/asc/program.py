@@ -1,6 +1,6 @@
 """State of one ``.asc`` program run inside the child process: interned strings, the C++-visible object
 handles, device memory, the UB mapping and the launch in progress (its cores run in lock-step or one after
-another, each a :class:`~toolkit.runtime.CoreContext` exactly as ``host.launch`` makes them for the Python
+another, each a :class:`~toolkit.engine.runtime.CoreContext` exactly as ``toolkit.engine.launch`` makes them for the Python
 kernels).
 """
 from __future__ import annotations
@@ -12,14 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from ..diagnostics import Diagnostic, Diagnostics, KernelAbort
-from ..gcpause import no_cycle_collection
-from ..launch import CoreRun, LaunchResult
-from ..machine import Machine
-from ..memory import GmBuffer
-from ..regbase.fusion import fuse_vfs
-from ..runtime import CoreContext, current_or_none, running
-from ..tensor import GlobalTensor, GmPtr
+from toolkit.ascendc.memory import GmBuffer
+from toolkit.ascendc.tensor import GlobalTensor, GmPtr
+from toolkit.compiler import stream_passes
+from toolkit.engine.gcpause import no_cycle_collection
+from toolkit.engine.launch import CoreRun, LaunchResult, apply_passes
+from toolkit.engine.runtime import CoreContext, current_or_none, running
+from toolkit.machine import Machine
+from toolkit.record.diagnostics import Diagnostic, Diagnostics, KernelAbort
+
 from .memmap import GmArena, UbRegion
 
 
@@ -59,7 +60,7 @@ class LaunchState:
     def run(self, body: int) -> None:
         """Run the launch's cores: ``body`` is the native ``std::function<int(unsigned)>`` that runs the
         kernel on one core (returns 1 when a fatal diagnostic stopped it). In lock-step the cores run in
-        greenlets (toolkit.lockstep): a core's native stack is parked with it, and before a core resumes
+        greenlets (toolkit.engine.lockstep): a core's native stack is parked with it, and before a core resumes
         the native side is told which core it is (its UB base, for raw ``__ubuf__`` pointers)."""
         prog, n = self.prog, self.block_dim
         prog.ub.ensure(n)
@@ -85,14 +86,14 @@ class LaunchState:
         self.cores.sort(key=lambda r: r.core)
 
     def _run_cores(self, ctxs: list, one_core, switch, defined) -> None:
-        """Every core: in lock-step (greenlets, toolkit.lockstep) or one after another."""
+        """Every core: in lock-step (greenlets, toolkit.engine.lockstep) or one after another."""
         prog, n = self.prog, self.block_dim
         if prog.mode != "lockstep" or n == 1:
             for ctx in ctxs:
                 switch(ctx.core_id)
                 one_core(ctx)
             return
-        from ..lockstep import run_lockstep
+        from toolkit.engine.lockstep import run_lockstep
         stats = run_lockstep(ctxs, prog.ub.rows(n), defined, one_core, prog.arena.buffers(), self.diag, switch)
         self.execution = {"mode": "lockstep", **stats}
 
@@ -105,7 +106,7 @@ class LaunchState:
                 abort = stop.diag
         ctx.vf = None
         self.ub_high = max(self.ub_high, ctx.ub.high)
-        events = fuse_vfs(ctx.events) if self.prog.vf_fusion else ctx.events
+        events = apply_passes(ctx.events, stream_passes(self.prog.vf_fusion))
         self.cores.append(CoreRun(ctx.core_id, events, abort if aborted or abort else None))
 
     def result(self) -> LaunchResult:
@@ -119,14 +120,14 @@ class ProgramState:
     def __init__(self, machine: Machine, results_path: str, kernel_params: dict[str, list[str]],
                  want_trace: bool = False, keep_events: bool = False, vf_fusion: bool = False,
                  want_timeline: bool = False, mode: str = "lockstep"):
-        from ..timing.model import TimingModel
+        from toolkit.timing.model import TimingModel
         self.machine = machine
         self.timing_model = TimingModel(machine)
         self.want_trace = want_trace
         self.keep_events = keep_events
         self.vf_fusion = vf_fusion
         self.want_timeline = want_timeline
-        self.mode = mode                    #: how launches run their cores (toolkit.launch.MODES)
+        self.mode = mode                    #: how launches run their cores (toolkit.engine.launch.MODES)
         self.native: NativeRuntime | None = None   #: the program's runtime entry points (set by the child)
         self.strings: list[str] = []
         self._string_ids: dict[str, int] = {}

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..views.launch_summary import launch_summary
+from toolkit.views.launch_summary import launch_summary
 
 
 def launch_record(state, prog) -> dict[str, Any]:
@@ -21,10 +21,10 @@ def launch_record(state, prog) -> dict[str, Any]:
     if prog.keep_events:                           # for tests and tools: the raw event streams per core
         record["events"] = [core.events for core in result.cores]
     if prog.want_timeline:                         # for the HTML report: the slowest core's pipes
-        from ..views.timeline import slowest_core_timeline
+        from toolkit.views.timeline import slowest_core_timeline
         record["timeline"] = None if result.aborted else slowest_core_timeline(timing)
     if prog.want_trace:
-        from ..views.trace import launch_trace
+        from toolkit.views.trace import launch_trace
         label = f"launch {prog.launches} {state.name}"
         record["trace"] = launch_trace(label, timing, prog.timing_model, pid_base=prog.launches * 1000)
     return record

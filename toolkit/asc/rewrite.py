@@ -21,7 +21,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .lexer import DIRECTIVE, IDENT, PUNCT, LexError, Token, match_angle_back, match_forward, tokens
+from .lexer import (
+    DIRECTIVE,
+    IDENT,
+    PUNCT,
+    LexError,
+    Token,
+    match_angle_back,
+    match_forward,
+    tokens,
+)
 
 VF_MARKERS = ("__simd_vf__", "__simd_callee__")
 _SOFT_TOKENS = {"continue", "break", "return", "goto", "switch", "while", "do", "?"}

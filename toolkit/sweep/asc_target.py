@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..views.run_report import run_passed
+from toolkit.views.run_report import run_passed
+
 from .rows import CRASH, FAIL, OK, make_row, status_of
 
 
@@ -33,8 +34,8 @@ def make_points(sources: list[str], combos: list[dict], fixed: list[str], includ
 
 
 def run_point(point: dict) -> dict:
-    from ..asc.build import BuildError, build
-    from ..asc.runner import run_program
+    from toolkit.asc.build import BuildError, build
+    from toolkit.asc.runner import run_program
     try:
         built = build(point["source"], point["include_dirs"], point["defines"])
     except BuildError as err:

@@ -6,8 +6,9 @@ import csv
 import io
 from typing import Any
 
-from ..views import charts
-from ..views.html_report import Section, chart, esc, page, table
+from toolkit.views import charts
+from toolkit.views.html_report import Section, chart, esc, page, table
+
 from .rows import OK
 
 CSV_FIELDS = ("status", "passed", "ub_bytes", "ub_budget", "kernel_cycles", "task_cycles", "bound", "bound_share",

@@ -27,8 +27,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V, Dma, PipeBarrier, QueueOp, ScalarOp, Sync, VfCall
-from ..machine import Machine
+from toolkit.machine import Machine
+from toolkit.record.events import (
+    PIPE_MTE2,
+    PIPE_MTE3,
+    PIPE_S,
+    PIPE_V,
+    Dma,
+    PipeBarrier,
+    QueueOp,
+    ScalarOp,
+    Sync,
+    VfCall,
+)
+
 from .vf_sched import VfTiming
 
 PIPES = (PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_S)
@@ -282,7 +294,7 @@ def core_signature(events: list, streams: dict[int, int], line_bytes: int) -> tu
     equal keys get equal timings (and put equal load on GM), so a launch simulates each key once.
     A VF's stream enters by identity (``streams``: id(instrs) -> a small number, shared by the cores of
     one launch, whose events keep every stream alive meanwhile): equal streams are interned to one
-    object per launch (:meth:`toolkit.runtime.CoreContext.intern_stream`), so equal content usually
+    object per launch (:meth:`toolkit.engine.runtime.CoreContext.intern_stream`), so equal content usually
     means one number; a stream that is not interned only splits a group, which stays exact. A GM scalar
     read enters as a data-cache hit or miss (``line_bytes``: ``[timing] dcache_line_bytes``), not by
     its address."""

@@ -18,9 +18,10 @@ from __future__ import annotations
 import bisect
 from typing import Callable
 
-from ..events import PIPE_MTE2, PIPE_MTE3
-from ..gcpause import no_cycle_collection
-from ..machine import Machine
+from toolkit.engine.gcpause import no_cycle_collection
+from toolkit.machine import Machine
+from toolkit.record.events import PIPE_MTE2, PIPE_MTE3
+
 from .core import CoreTiming, merged, rebind
 
 DMA_PIPES = (PIPE_MTE2, PIPE_MTE3)

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..events import VfCall
-from ..machine import Machine
-from .core import CoreTiming, Concurrency, core_signature, simulate_core
+from toolkit.machine import Machine
+from toolkit.record.events import VfCall
+
+from .core import Concurrency, CoreTiming, core_signature, simulate_core
 from .kernel import simulate_launch
 from .vf_sched import VfTiming, schedule
 

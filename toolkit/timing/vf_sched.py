@@ -35,8 +35,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..events import ALIAS, BLOCK_STRIDED, ITER, PSEUDO_OPS, Instr
-from ..machine import Machine
+from toolkit.machine import Machine
+from toolkit.record.events import ALIAS, BLOCK_STRIDED, ITER, PSEUDO_OPS, Instr
 
 ALU, ALU0, SFU, PRED, LD, ST, LOOP, BAR = range(8)
 _UNIT_CLASS = {"alu": ALU, "alu0": ALU0, "sfu": SFU, "pred": PRED, "load": LD, "store": ST, "loop": LOOP,

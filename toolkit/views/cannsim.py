@@ -6,8 +6,8 @@ cycles, steady cycles, IPC, lane and opcode counts and sum_cycles).
 """
 from __future__ import annotations
 
-from ..timing.core import CoreTiming
-from ..timing.vf_sched import VfTiming
+from toolkit.timing.core import CoreTiming
+from toolkit.timing.vf_sched import VfTiming
 
 LANES = ("RVECEX", "RVECLD", "RVECST", "RVECLP")
 

@@ -1,6 +1,6 @@
 """Instruction counters of a run, computed from its event stream only (the vendor's trace figures).
 
-Per VF instance (one :class:`~toolkit.events.VfCall`) and summed over a core's run:
+Per VF instance (one :class:`~toolkit.record.events.VfCall`) and summed over a core's run:
 
 * ``vf_count``: VF instances (VfCall events) -- the trace's "VF count";
 * ``loop_entries``: hardware-loop entries (``RV_VLOOP`` records), the trace's RVECLP figure;
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from ..events import PSEUDO_OPS, VLOOP, VfCall
-from ..machine import Machine, load_machine
+from toolkit.machine import Machine, load_machine
+from toolkit.record.events import PSEUDO_OPS, VLOOP, VfCall
 
 #: lane name in the machine table -> counter key
 LANE_KEYS = {"RVECEX": "rvecex_events", "RVECLD": "rvecld_events", "RVECST": "rvecst_events"}

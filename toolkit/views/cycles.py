@@ -2,9 +2,9 @@
 side-by-side text table of two or more launches (e.g. MemBase vs RegBase)."""
 from __future__ import annotations
 
-from ..events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V
-from ..timing.core import critical_path
-from ..timing.model import KernelTiming
+from toolkit.record.events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V
+from toolkit.timing.core import critical_path
+from toolkit.timing.model import KernelTiming
 
 PIPE_NAMES = {PIPE_MTE2: "MTE2", PIPE_MTE3: "MTE3", PIPE_V: "VECTOR", PIPE_S: "SCALAR"}
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..diagnostics import ERROR
-from ..events import BufferInit
-from ..launch import LaunchResult
-from ..machine import Machine
-from ..timing.model import TimingModel
+from toolkit.engine.launch import LaunchResult
+from toolkit.machine import Machine
+from toolkit.record.diagnostics import ERROR
+from toolkit.record.events import BufferInit
+from toolkit.timing.model import TimingModel
+
 from .counters import run_counters
 from .cycles import cycle_summary
 from .ub_report import UbReport, ub_report

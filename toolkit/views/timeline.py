@@ -10,7 +10,8 @@ JSON- and pickle-ready, so the ``.asc`` child can send it with its launch record
 """
 from __future__ import annotations
 
-from ..timing.core import CoreTiming
+from toolkit.timing.core import CoreTiming
+
 from .cycles import PIPE_NAMES
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V
-from ..timing.core import CoreTiming
-from ..timing.model import TimingModel
+from toolkit.record.events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V
+from toolkit.timing.core import CoreTiming
+from toolkit.timing.model import TimingModel
 
 LANE_NAMES = {PIPE_MTE2: "MTE2", PIPE_V: "PUSHQ/VECTOR", PIPE_MTE3: "MTE3", PIPE_S: "SCALAR"}
 VF_LANES = ("RVECLD", "RVECEX", "RVECST", "RVECLP")

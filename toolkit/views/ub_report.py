@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..events import BufferInit
+from toolkit.record.events import BufferInit
 
 
 @dataclass

@@ -2,10 +2,10 @@
 
 One VF, m -> n: rows stay contiguous, a chunks are reloaded and the mask updated in every row.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32, VFLoopNumForB32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32, VFLoopNumForB32, static_cast_u16
 from .host import BroadcastHost
 from .kernel import KernelHeadAxisBase
 

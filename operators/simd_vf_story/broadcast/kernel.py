@@ -4,11 +4,10 @@ CopyIn into 32 B aligned row slots, CopyOut. Each variant file adds its VF and `
 x and y are [m*b] rows of n floats, each in a row slot of ``nElemsAligned`` floats; ``a`` is
 ``A_ROWS`` rows of ``A_LEN`` floats: tail a[m] (one row of m), head a[n] (one row of n), mid a[m, n].
 """
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
-
-from ..common import BLOCK_BYTES, SIZEOF_FLOAT, AlignUp
+from operators.simd_vf_story.common import BLOCK_BYTES, SIZEOF_FLOAT, AlignUp
+from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.ascendc.pipe import TPipe, TPosition, TQue
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
 
 
 class KernelBroadcastBase:

@@ -2,10 +2,10 @@
 
 Naive: one VF per (m, b) row: 24 VF launches.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32, VFLoopNumForB32
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32, VFLoopNumForB32
 from .host import BroadcastHost
 from .kernel import KernelMidAxisBase
 

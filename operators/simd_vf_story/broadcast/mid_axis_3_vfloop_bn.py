@@ -2,10 +2,10 @@
 
 First step: one VF per m (8 launches), b -> n: contiguous rows, a chunks reloaded for every b.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32, VFLoopNumForB32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32, VFLoopNumForB32, static_cast_u16
 from .host import BroadcastHost
 from .kernel import KernelMidAxisBase
 

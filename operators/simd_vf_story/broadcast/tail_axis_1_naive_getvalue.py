@@ -2,10 +2,10 @@
 
 Naive: one VF per row; the kernel reads a[j] from UB with a scalar GetValue and passes it to the VF.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32, VFLoopNumForB32
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32, VFLoopNumForB32
 from .host import BroadcastHost
 from .kernel import KernelTailAxisBase
 

@@ -3,10 +3,10 @@
 Optimised: one VF; the row loop is inside the VF and a[j] is broadcast into a register with a
 DIST_BRC_B32 load at the start of each row.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32, VFLoopNumForB32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32, VFLoopNumForB32, static_cast_u16
 from .host import BroadcastHost
 from .kernel import KernelTailAxisBase
 

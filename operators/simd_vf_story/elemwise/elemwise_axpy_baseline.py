@@ -2,10 +2,10 @@
 
 One VL chunk per loop trip; the intermediate stays in a register. The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32
 from .host import ElemwiseHost
 from .kernel import KernelElemwiseAxpyBase
 

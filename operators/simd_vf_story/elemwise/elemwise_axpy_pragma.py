@@ -3,10 +3,10 @@
 The baseline body with ``#pragma unroll 4`` on the chunk loop (``VLOOP(..., unroll=4)``: a compiler
 hint kept as metadata; the dependency structure is the baseline's). The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32
 from .host import ElemwiseHost
 from .kernel import KernelElemwiseAxpyBase
 

@@ -4,10 +4,10 @@ Hand unrolled by 4: four independent named register sets per trip (4 masks, 8 lo
 pairs, 4 stores) over ceil(chunks / 4) trips; chunks beyond N get an empty mask. UB buffers are
 rounded up to a multiple of 4 VL. The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32
 from .host import ElemwiseHost
 from .kernel import KernelElemwiseAxpyBase
 

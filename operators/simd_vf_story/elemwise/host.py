@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from host.cpp_random import uniform_real_float
-
-from ..hostlib import Case, Check, abs_check
+from operators.simd_vf_story.hostlib import Case, Check, abs_check
+from toolkit.harness.cpp_random import uniform_real_float
 
 N = 19500
 A = 2.0

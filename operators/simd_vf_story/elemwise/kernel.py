@@ -1,11 +1,15 @@
 """Kernel class shared by the elemwise AXPY variants: UB plan (buffers rounded up to ``UNROLL`` VL
 chunks), contiguous CopyIn / CopyOut, VF_REPEAT launches of the variant's VF. A variant file adds its VF."""
-from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
-
-from ..common import SIZEOF_FLOAT, VF_REPEAT, VL_B32, VFLoopNumForB32
+from operators.simd_vf_story.common import (
+    SIZEOF_FLOAT,
+    VF_REPEAT,
+    VL_B32,
+    VFLoopNumForB32,
+)
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.ascendc.pipe import TPipe, TPosition, TQue
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
 
 
 class KernelElemwiseAxpyBase:

@@ -10,10 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from host.cpp_random import uniform_real_float
-
-from ..common import AlignUp
-from ..hostlib import Case, Check, abs_check, rel_check
+from operators.simd_vf_story.common import AlignUp
+from operators.simd_vf_story.hostlib import Case, Check, abs_check, rel_check
+from toolkit.harness.cpp_random import uniform_real_float
 
 D0, D1 = 78, 250
 SEED = 0

@@ -1,12 +1,17 @@
 """Kernel class shared by the reduce variants: UB plan (rows in d1Pad slots plus one VL of slack),
 row-by-row CopyIn, VF_REPEAT launches of the variant's VF, CopyOut of [D0] (``ar``) or [D1] (``ra``).
 A variant file adds its VF."""
-from toolkit import regbase as Reg
-from toolkit.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
-from toolkit.pipe import TPipe, TPosition, TQue
-from toolkit.tensor import GlobalTensor, gm_cast
-
-from ..common import BLOCK_BYTES, SIZEOF_FLOAT, VF_REPEAT, VL_B32, AlignUp
+from operators.simd_vf_story.common import (
+    BLOCK_BYTES,
+    SIZEOF_FLOAT,
+    VF_REPEAT,
+    VL_B32,
+    AlignUp,
+)
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.ascendc.pipe import TPipe, TPosition, TQue
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
 
 
 class KernelReduceBase:

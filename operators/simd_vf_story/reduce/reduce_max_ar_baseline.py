@@ -3,10 +3,10 @@
 Per row: fold the 4 column chunks into one accumulator with MERGING, reduce in-register, StoreUnAlign one
 element; StoreUnAlignPost flushes at the end. The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import NEG_INF, VL_B32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import NEG_INF, VL_B32, static_cast_u16
 from .host import ReduceHost
 from .kernel import KernelReduceBase
 

@@ -3,10 +3,10 @@
 Four rows per group, one accumulator each, sharing the chunk mask; the tail rows as in the baseline;
 StoreUnAlignPost at the end. The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import NEG_INF, VL_B32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import NEG_INF, VL_B32, static_cast_u16
 from .host import ReduceHost
 from .kernel import KernelReduceBase
 

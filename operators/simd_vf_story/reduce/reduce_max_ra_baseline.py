@@ -3,10 +3,10 @@
 Outer column chunks, inner 78 rows folded into one accumulator (78 serial steps); ZEROING is fine
 as the mask is constant over the row loop. The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import NEG_INF, VL_B32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import NEG_INF, VL_B32, static_cast_u16
 from .host import ReduceHost
 from .kernel import KernelReduceBase
 

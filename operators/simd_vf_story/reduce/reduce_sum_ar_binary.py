@@ -3,10 +3,10 @@
 Per row: pairwise fold c0 += c2 (full mask), c1 += c3 (MERGING, 58-lane mask), c0 += c1, then ReduceSum:
 2 serial steps instead of 4. The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32, static_cast_u16
 from .host import ReduceHost
 from .kernel import KernelReduceBase
 

@@ -3,10 +3,10 @@
 The baseline with ``#pragma unroll 4`` on the inner row loop (``VLOOP(..., unroll=4)``, metadata only):
 one accumulator, same serial chain. The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32, static_cast_u16
 from .host import ReduceHost
 from .kernel import KernelReduceBase
 

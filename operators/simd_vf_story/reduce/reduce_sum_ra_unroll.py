@@ -3,10 +3,10 @@
 Four accumulators over groups of 4 rows, a tail loop for the last 78 % 4 rows, then acc0 = op(acc0, acc1),
 acc2 = op(acc2, acc3), acc0 = op(acc0, acc2). The VF runs VF_REPEAT times.
 """
-from toolkit import regbase as Reg
-from toolkit.dtypes import uint32_t
+from operators.simd_vf_story.common import VL_B32, static_cast_u16
+from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.dtypes import uint32_t
 
-from ..common import VL_B32, static_cast_u16
 from .host import ReduceHost
 from .kernel import KernelReduceBase
 

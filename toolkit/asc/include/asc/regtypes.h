@@ -1,4 +1,4 @@
-// RegBase register types as C++ handles on the emulator's register objects (toolkit/regbase/types.py).
+// RegBase register types as C++ handles on the emulator's register objects (toolkit/ascendc/regbase/types.py).
 // Constructing a register declares it in the running VF; copying copies its value; destruction releases it.
 #pragma once
 #include "asc/dma.h"

@@ -1,0 +1,341 @@
+"""DataCopy / DataCopyPad between GM and UB (MTE2 in, MTE3 out), per api-facts section 12.
+
+GM->UB DataCopyPad: GM block k starts at ``src + k*(blockLen + srcStride)`` bytes; UB block k at
+``dst + k*AlignUp(dstStride*32 + leftPad*sz + blockLen + rightPad*sz, 32)``; each UB block is padded
+to 32 B (left/right padding with ``paddingValue`` when ``isPad``; with no padding requested, the
+filler is the block's first element; otherwise the filler is unspecified and stays *undefined*).
+UB->GM DataCopyPad: UB block k at ``src + k*AlignUp(srcStride*32 + blockLen, 32)``; GM block k at
+``dst + k*(blockLen + dstStride)``; only ``blockLen`` bytes per block reach GM.
+DataCopy moves ``count*sizeof(T)`` rounded *down* to 32 B, or blocks in 32 B units with DataCopyParams.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from toolkit.engine.batch import BatchCore
+from toolkit.engine.lockstep import arg_key
+from toolkit.engine.runtime import current, enter, leave
+from toolkit.record.diagnostics import SOURCE_LOCATION, KernelAbort, kernel_frame
+from toolkit.record.events import Dma
+
+from .dtypes import scalar_value
+from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write
+
+
+@dataclass
+class DataCopyParams:
+    """Block mode of DataCopy: blockLen and strides in 32 B units."""
+
+    blockCount: int = 1
+    blockLen: int = 0
+    srcStride: int = 0
+    dstStride: int = 0
+
+
+@dataclass
+class DataCopyExtParams:
+    """blockCount, blockLen (bytes), srcStride, dstStride (units depend on direction), rsv."""
+
+    blockCount: int = 1
+    blockLen: int = 0
+    srcStride: int = 0
+    dstStride: int = 0
+    rsv: int = 0
+
+
+DataCopyPadParams = DataCopyExtParams
+
+
+@dataclass
+class DataCopyPadExtParams:
+    isPad: bool = False
+    leftPadding: int = 0
+    rightPadding: int = 0
+    paddingValue: Any = 0
+
+
+def _align32(n: int) -> int:
+    return (n + 31) // 32 * 32
+
+
+def _block_index(starts: np.ndarray, length: int) -> np.ndarray:
+    return (starts[:, None] + np.arange(length, dtype=np.int64)[None, :]).ravel()
+
+
+def _check_ext(ctx, ext: DataCopyExtParams, what: str) -> None:
+    m = ctx.machine
+    if not 0 <= ext.blockCount <= m.gm_max_block_count or not 0 <= ext.blockLen <= m.gm_max_block_len:
+        ctx.report("BAD_PARAMETER", f"{what}: blockCount {ext.blockCount} / blockLen {ext.blockLen} out of range "
+                   f"(<= {m.gm_max_block_count} / <= {m.gm_max_block_len})")
+
+
+
+
+def _int(v: int) -> int:
+    """One int object per UB address or byte count a DMA record holds (a record then costs its own
+    object and its GM offset, nothing more): these take few values, unlike GM offsets."""
+    return _INTS.setdefault(v, v)
+
+
+_INTS: dict[int, int] = {}
+
+
+def _run(starts: np.ndarray, length: int) -> bool:
+    """Blocks of ``length`` bytes at ``starts`` are one contiguous run (a single burst or back to back)."""
+    return starts.size == 1 or bool(np.all(np.diff(starts) == length))
+
+
+@dataclass
+class _Move:
+    """One DataCopy / DataCopyPad call laid out: cores that make it with the same UB side and parameters
+    have the same move; only their GM tensor (its offset) differs (toolkit.dma_cores runs them at once)."""
+
+    api: str
+    local: LocalTensor
+    to_ub: bool
+    n: int
+    length: int
+    gm_step: int               #: bytes from one GM block start to the next
+    ub_starts: np.ndarray      #: UB address of each block's data
+    entry: tuple[int, int]     #: (UB address, bytes) checked first, 32 B aligned
+    pad: tuple | None = None   #: GM->UB DataCopyPad: (left bytes, right bytes, pad params, element size)
+
+    @property
+    def moves(self) -> bool:
+        return self.n > 0 and self.length > 0
+
+    @property
+    def gm_reach(self) -> tuple[int, int]:
+        """[lo, hi) of the bytes the blocks touch, relative to the GM tensor's offset."""
+        last = (self.n - 1) * self.gm_step
+        return min(0, last), max(0, last) + self.length
+
+    @property
+    def fills(self) -> bool:
+        """GM->UB blocks whose 32 B UB block also gets padding (written per core: it may come from GM)."""
+        if not self.to_ub or self.pad is None:
+            return False
+        left, right = self.pad[0], self.pad[1]
+        return bool(left or right or _align32(left + self.length + right) != left + self.length + right)
+
+
+def _plan_copy(ctx, dst: Any, src: Any, count_or_params: Any) -> tuple[_Move, GlobalTensor]:
+    if isinstance(count_or_params, DataCopyParams):
+        p = count_or_params
+        n, length = int(p.blockCount), int(p.blockLen) * 32
+        src_step, dst_step = length + int(p.srcStride) * 32, length + int(p.dstStride) * 32
+    else:
+        nbytes = int(scalar_value(count_or_params)) * src.dtype.itemsize
+        n, length, src_step, dst_step = 1, nbytes // 32 * 32, 0, 0
+        if nbytes % 32:
+            ctx.report("DATACOPY_TRUNCATED", f"DataCopy of {nbytes} B moves only {length} B "
+                       f"({nbytes - length} B tail dropped)", size=nbytes)
+    k = np.arange(n, dtype=np.int64)
+    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+        return _Move("DataCopy", dst, True, n, length, src_step, dst.addr + dst_step * k, (dst.addr, 0)), src
+    if isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        return _Move("DataCopy", src, False, n, length, dst_step, src.addr + src_step * k, (src.addr, 0)), dst
+    raise TypeError("DataCopy between UB tensors is not emulated (use a vector copy)")
+
+
+def _plan_copy_pad(ctx, dst: Any, src: Any, ext: DataCopyExtParams,
+                   pad: DataCopyPadExtParams | None) -> tuple[_Move, GlobalTensor] | None:
+    _check_ext(ctx, ext, "DataCopyPad")
+    n, length = int(ext.blockCount), int(ext.blockLen)
+    if n == 0 or length == 0:
+        return None
+    k = np.arange(n, dtype=np.int64)
+    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+        pad = pad or DataCopyPadExtParams()
+        sz = dst.dtype.itemsize
+        left, right = int(pad.leftPadding) * sz, int(pad.rightPadding) * sz
+        ub_stride = _align32(int(ext.dstStride) * 32 + left + length + right)
+        # the whole padded footprint (padding included) must lie in UB
+        entry = (dst.addr, (n - 1) * ub_stride + _align32(left + length + right))
+        return _Move("DataCopyPad", dst, True, n, length, length + int(ext.srcStride), dst.addr + k * ub_stride + left,
+                     entry, (left, right, pad, sz)), src
+    if isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        ub_stride = _align32(int(ext.srcStride) * 32 + length)
+        return _Move("DataCopyPad", src, False, n, length, length + int(ext.dstStride), src.addr + k * ub_stride,
+                     (src.addr, 0)), dst
+    raise TypeError("DataCopyPad needs one LocalTensor and one GlobalTensor")
+
+
+def _perform(ctx, mv: _Move, g: GlobalTensor) -> None:
+    """Run a laid-out move on one core (a fatal rule it breaks raises, as anywhere else)."""
+    stop = _execute(ctx, mv, [ctx], [g]).get(ctx.core_id)
+    if stop is not None:
+        raise stop
+
+
+def _execute(ctx, mv: _Move, cores: list, globs: list[GlobalTensor]) -> dict[int, KernelAbort]:
+    """Run a laid-out move for ``cores`` (``ctx`` is the one core, or the BatchCore of a lock-step group;
+    ``globs[k]`` is core k's GM tensor). Each core meets the steps a core-by-core run makes, in its
+    order: the UB entry check, the GM footprint (checked in Python integers before any int64 address
+    array is built: an address that comes from data, say an index of 2**56, is a GM_OUT_OF_BOUNDS like any
+    other, never an overflow), the UB span, then the bytes (never-written UB bytes bound for GM reported),
+    the padding and the event. The UB side moves as one array over the cores' rows; a contiguous run
+    moves as one slice. Returns the fatal diagnostics that stopped some of the cores (not all of them:
+    a rule all break alike raises)."""
+    ctx.ub.check(mv.entry[0], mv.entry[1], mv.api, align=32)
+    outcomes: dict[int, KernelAbort] = {}
+    alive = list(zip(cores, globs))
+    if not mv.moves:
+        return outcomes
+    lo, hi = mv.gm_reach
+    if not all(g.buf is not None and g.offset + lo >= 0 and g.offset + hi <= g.buf.size for g in globs):
+        alive = _each(alive, outcomes, lambda m, g: check_gm(g.buf, g.offset + lo, hi - lo, mv.api))
+        if not alive:
+            return outcomes
+        if len(alive) < len(cores):
+            ctx = BatchCore([m for m, _ in alive], ctx.ub.data2d, ctx.ub.defined2d)
+    u0 = int(mv.ub_starts.min())
+    ctx.ub.check(u0, int(mv.ub_starts.max()) - u0 + mv.length, mv.api)
+    if not ctx.dry_run:
+        (_to_ub if mv.to_ub else _to_gm)(ctx, mv, alive)
+    where = kernel_frame()
+    direction, nbytes, length = ("GM2UB" if mv.to_ub else "UB2GM"), _int(mv.n * mv.length), _int(mv.length)
+    for m, g in alive:
+        m.emit(Dma(direction, mv.api, _int(mv.local.addr), g.buf.name, g.offset, nbytes, mv.n, length, where))
+    return outcomes
+
+
+def _each(alive: list, outcomes: dict, fn: Callable) -> list:
+    """Run ``fn(core, its GM tensor)`` as each core; the ones a fatal rule stops drop out."""
+    kept = []
+    for m, g in alive:
+        token = enter(m)
+        try:
+            fn(m, g)
+            kept.append((m, g))
+        except KernelAbort as stop:
+            outcomes[m.core_id] = stop
+        finally:
+            leave(token)
+    return kept
+
+
+def _to_gm(ctx, mv: _Move, alive: list) -> None:
+    """UB -> GM: the cores' UB bytes read at once; per core the undefined-byte report and the GM write."""
+    total = mv.n * mv.length
+    if _run(mv.ub_starts, mv.length):
+        u0 = int(mv.ub_starts[0])
+        idx, data, undefined = None, ctx.ub.rd(u0, total), ctx.ub.rdef(u0, total)
+    else:
+        idx = _block_index(mv.ub_starts, mv.length)
+        data, undefined = ctx.ub.gather(np.uint8, idx), ctx.ub.gather_def(1, idx)
+        undefined = None if undefined.all() else undefined
+    rel = mv.gm_step * np.arange(mv.n, dtype=np.int64)
+    contiguous_gm = _run(rel, mv.length)
+
+    def write(k: int, m, g: GlobalTensor) -> None:
+        if undefined is not None and not undefined[k].all():
+            shadow = undefined[k]
+            first = int(np.argmin(shadow))
+            first = int(idx[first]) if idx is not None else int(mv.ub_starts[0]) + first
+            missing = int((~shadow).sum())
+            m.report("UNDEFINED_READ", f"{mv.api} to {g.buf.name} copies {missing} never-written "
+                     f"UB byte(s), first at {first}", address=first, size=missing)
+        if contiguous_gm:
+            gm_write(g.buf, g.offset + int(rel[0]), data[k])
+        else:
+            for b in range(mv.n):
+                gm_write(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
+
+    for k, (m, g) in enumerate(alive):
+        token = enter(m)
+        try:
+            write(k, m, g)
+        finally:
+            leave(token)
+
+
+def _to_ub(ctx, mv: _Move, alive: list) -> None:
+    """GM -> UB: the cores' GM bytes written to their UB rows at once, then each core's padding."""
+    total = mv.n * mv.length
+    rel = mv.gm_step * np.arange(mv.n, dtype=np.int64)
+    if _run(rel, mv.length):
+        r0 = int(rel[0])
+        data = np.stack([g.buf.data[g.offset + r0:g.offset + r0 + total] for _, g in alive])
+    else:
+        gidx = _block_index(rel, mv.length)
+        data = np.stack([g.buf.data[g.offset + gidx] for _, g in alive])
+    if _run(mv.ub_starts, mv.length):
+        ctx.ub.wr(int(mv.ub_starts[0]), data)
+    else:
+        ctx.ub.scatter(np.uint8, _block_index(mv.ub_starts, mv.length), data, None)
+    if mv.fills:
+        left, right, pad, sz = mv.pad
+        for m, g in alive:
+            for addr, _, value, defined in _pad_fill(g, g.offset + rel, mv.ub_starts - left, mv.length, left,
+                                                     right, pad, sz):
+                m.ub.write(addr, value, defined)
+
+
+class DmaRequest:
+    """A copy parked in lock-step (toolkit.engine.lockstep): its identity leaves out the GM tensor's offset (the
+    per-core part), so cores moving their own rows with the same UB side and parameters run it at once."""
+
+    __slots__ = ("fn", "args", "where", "key")
+
+    def __init__(self, fn: Callable, args: tuple, where: tuple):
+        self.fn, self.args, self.where = fn, args, where
+
+    def make_key(self) -> tuple:
+        return (self.fn, self.where, tuple(("G", id(a.buf), a.dtype) if type(a) is GlobalTensor else arg_key(a)
+                                           for a in self.args))
+
+    def run(self, bctx, reqs: list["DmaRequest"]) -> dict[int, KernelAbort]:
+        token = SOURCE_LOCATION.set(self.where)
+        try:
+            plan = _plan_copy(bctx, *self.args) if self.fn is DataCopy else _plan_copy_pad(bctx, *self.args)
+            if plan is None:
+                return {}
+            globs = [next(a for a in r.args[:2] if isinstance(a, GlobalTensor)) for r in reqs]
+            return _execute(bctx, plan[0], bctx.members, globs)
+        finally:
+            SOURCE_LOCATION.reset(token)
+
+
+def _parked(ctx, fn, args: tuple) -> bool:
+    """In lock-step, a copy outside any VF waits for the other cores and runs with them."""
+    if ctx.scheduler is None or ctx.vf is not None:
+        return False
+    ctx.scheduler.park(DmaRequest(fn, args, kernel_frame()))
+    return True
+
+
+def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
+    """``DataCopy(dst, src, count)`` (contiguous, 32 B granules) or ``DataCopy(dst, src, DataCopyParams)``."""
+    ctx = current()
+    if not _parked(ctx, DataCopy, (dst, src, count_or_params)):
+        _perform(ctx, *_plan_copy(ctx, dst, src, count_or_params))
+
+
+def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtParams | None = None) -> None:
+    ctx = current()
+    if not _parked(ctx, DataCopyPad, (dst, src, ext, pad)):
+        plan = _plan_copy_pad(ctx, dst, src, ext, pad)
+        if plan is not None:
+            _perform(ctx, *plan)
+
+
+def _pad_fill(src: GlobalTensor, gm_starts, ub_starts, length, left, right, pad, sz) -> list:
+    """UB-side padding of each block: (addr, nbytes, bytes, defined) writes applied after the data."""
+    fill = []
+    total = _align32(left + length + right)
+    dummy = total - (left + length + right)
+    pad_bytes = np.array([pad.paddingValue], dtype=src.dtype).view(np.uint8)
+    for g, u in zip(gm_starts.tolist(), ub_starts.tolist()):
+        if left or right:
+            defined = bool(pad.isPad)
+            for addr, nb in ((u, left), (u + left + length, right + dummy)):
+                if nb:
+                    fill.append((addr, nb, np.resize(pad_bytes, nb), defined))
+        elif dummy:
+            first = src.buf.data[g:g + sz]
+            fill.append((u + length, dummy, np.resize(first, dummy), True))
+    return fill

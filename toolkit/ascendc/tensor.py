@@ -1,0 +1,260 @@
+"""LocalTensor / GlobalTensor typed views and the raw pointers VFs take (``__ubuf__ T*``, ``__gm__ T*``).
+
+Indexing follows Ascend C: ``t[i]`` is a tensor starting ``i`` elements further (not an element
+read); element access is ``GetValue`` / ``SetValue`` (scalar-unit reads and writes, which are events).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from toolkit.engine.runtime import current
+from toolkit.record.diagnostics import kernel_frame
+from toolkit.record.events import ScalarOp, shared
+
+from .dtypes import np_dtype, scalar_value
+from .memory import GmBuffer
+
+
+class ScalarRead(float):
+    """A value read by the scalar unit (GetValue). It behaves as a number; passing it straight to a VF
+    lets the timing view see that the VF's parameter push waits for that read."""
+
+
+class ScalarReadInt(int):
+    """Integer counterpart of :class:`ScalarRead`."""
+
+
+def _tag(value: Any, kind: str) -> Any:
+    if isinstance(value, bool):
+        return value
+    out = ScalarReadInt(value) if isinstance(value, int) else ScalarRead(value)
+    out.kind = kind
+    return out
+
+
+class UbPtr:
+    """``__ubuf__ T*``: a UB byte address with an element type; ``p + n`` advances n elements."""
+
+    __slots__ = ("addr", "dtype")
+
+    def __init__(self, addr: int, dtype: np.dtype):
+        self.addr = int(addr)
+        self.dtype = dtype
+
+    def __add__(self, n: Any) -> "UbPtr":
+        if type(n) is not int:               # VF address arithmetic is mostly plain ints
+            n = int(scalar_value(n))
+        p = _new_ubptr(UbPtr)
+        p.addr = self.addr + n * self.dtype.itemsize
+        p.dtype = self.dtype
+        return p
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any):
+        if isinstance(other, UbPtr):
+            return (self.addr - other.addr) // self.dtype.itemsize
+        return UbPtr(self.addr - int(scalar_value(other)) * self.dtype.itemsize, self.dtype)
+
+    def cast(self, t: Any) -> "UbPtr":
+        """``(__ubuf__ U*)p``."""
+        return UbPtr(self.addr, np_dtype(t))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, UbPtr) and other.addr == self.addr and other.dtype == self.dtype
+
+    def __hash__(self) -> int:
+        return hash((self.addr, self.dtype))
+
+    def __repr__(self) -> str:
+        return f"UbPtr(0x{self.addr:x}, {self.dtype.name})"
+
+
+_new_ubptr = object.__new__          # a UbPtr whose fields are already checked ints (no __init__ frame)
+
+
+class GmPtr:
+    """``__gm__ T*`` (a ``GM_ADDR`` is a ``GmPtr`` of uint8): a GM buffer, a byte offset and a type."""
+
+    __slots__ = ("buf", "offset", "dtype")
+
+    def __init__(self, buf: GmBuffer, offset: int = 0, dtype: Any = np.uint8):
+        self.buf = buf
+        self.offset = int(offset)
+        self.dtype = np_dtype(dtype)
+
+    def __add__(self, n: Any) -> "GmPtr":
+        return GmPtr(self.buf, self.offset + int(scalar_value(n)) * self.dtype.itemsize, self.dtype)
+
+    __radd__ = __add__
+
+    def __repr__(self) -> str:
+        return f"GmPtr({self.buf.name}+{self.offset}, {self.dtype.name})"
+
+
+def gm_cast(t: Any, p: GmPtr) -> GmPtr:
+    """``(__gm__ T*)p``."""
+    return GmPtr(p.buf, p.offset, t)
+
+
+class LocalTensor:
+    """A typed window on the core's UB (``LocalTensor<T>``)."""
+
+    __slots__ = ("addr", "dtype", "count", "position", "slot")
+
+    def __init__(self, addr: int, dtype: Any, count: int, position: str = "VECCALC", slot: Any = None):
+        self.addr = int(addr)
+        self.dtype = np_dtype(dtype)
+        self.count = int(count)
+        self.position = position
+        self.slot = slot          # (queue, index) for queue buffers; identifies the buffer for EnQue/Free
+
+    # -- Ascend C API ---------------------------------------------------------------------------
+    def __getitem__(self, offset: Any) -> "LocalTensor":
+        off = int(scalar_value(offset))
+        return LocalTensor(self.addr + off * self.dtype.itemsize, self.dtype, max(self.count - off, 0),
+                           self.position, self.slot)
+
+    def ReinterpretCast(self, t: Any) -> "LocalTensor":
+        dt = np_dtype(t)
+        return LocalTensor(self.addr, dt, self.count * self.dtype.itemsize // dt.itemsize, self.position,
+                           self.slot)
+
+    def GetPhyAddr(self, offset: Any = 0) -> UbPtr:
+        return UbPtr(self.addr + int(scalar_value(offset)) * self.dtype.itemsize, self.dtype)
+
+    def GetSize(self) -> int:
+        return self.count
+
+    def GetLength(self) -> int:
+        return self.count * self.dtype.itemsize
+
+    def GetPosition(self) -> str:
+        return self.position
+
+    def GetValue(self, index: Any) -> Any:
+        ctx = current()
+        i = int(scalar_value(index))
+        addr = self.addr + i * self.dtype.itemsize
+        n = self.dtype.itemsize
+        ctx.ub.check(addr, n, "GetValue")
+        ctx.ub.require_defined(addr, n, "GetValue")
+        ctx.emit(shared(ScalarOp, "ub_read", n, kernel_frame()))
+        return _tag(ctx.ub.view(addr, n).view(self.dtype)[0].item(), "ub_read")
+
+    def SetValue(self, index: Any, value: Any) -> None:
+        ctx = current()
+        i = int(scalar_value(index))
+        addr = self.addr + i * self.dtype.itemsize
+        ctx.ub.check(addr, self.dtype.itemsize, "SetValue")
+        raw = np.array([scalar_value(value)], dtype=self.dtype).view(np.uint8)
+        ctx.ub.write(addr, raw)
+        ctx.emit(shared(ScalarOp, "ub_write", self.dtype.itemsize, kernel_frame()))
+
+    # -- emulator helpers (not Ascend C API) ----------------------------------------------------
+    def to_numpy(self, count: int | None = None) -> np.ndarray:
+        """Copy of the current UB content (debugging and tests)."""
+        n = self.count if count is None else count
+        return current().ub.view(self.addr, n * self.dtype.itemsize).view(self.dtype).copy()
+
+    def __repr__(self) -> str:
+        return f"LocalTensor<{self.dtype.name}>(ub 0x{self.addr:x}, {self.count} el, {self.position})"
+
+
+class GlobalTensor:
+    """``GlobalTensor<T>``: a typed window on a GM buffer."""
+
+    __slots__ = ("dtype", "buf", "offset", "count")
+
+    def __init__(self, t: Any = np.uint8):
+        self.dtype = np_dtype(t)
+        self.buf: GmBuffer | None = None
+        self.offset = 0
+        self.count = 0
+
+    def SetGlobalBuffer(self, ptr: GmPtr, size: Any = None) -> None:
+        self.buf = ptr.buf
+        self.offset = ptr.offset
+        avail = (ptr.buf.size - ptr.offset) // self.dtype.itemsize
+        self.count = avail if size is None else int(scalar_value(size))
+
+    def __getitem__(self, offset: Any) -> "GlobalTensor":
+        off = int(scalar_value(offset))
+        g = GlobalTensor.__new__(GlobalTensor)
+        g.dtype, g.buf = self.dtype, self.buf
+        g.offset = self.offset + off * self.dtype.itemsize
+        g.count = max(self.count - off, 0)
+        return g
+
+    def GetPhyAddr(self, offset: Any = 0) -> GmPtr:
+        return GmPtr(self.buf, self.offset + int(scalar_value(offset)) * self.dtype.itemsize, self.dtype)
+
+    def GetSize(self) -> int:
+        return self.count
+
+    def GetValue(self, index: Any) -> Any:
+        ctx = current()
+        i = int(scalar_value(index))
+        off = self.offset + i * self.dtype.itemsize
+        n = self.dtype.itemsize
+        check_gm(self.buf, off, n, "GlobalTensor::GetValue")
+        ctx.emit(ScalarOp("gm_read", n, kernel_frame(), self.buf.name, off))
+        return _tag(self.buf.data[off:off + n].view(self.dtype)[0].item(), "gm_read")
+
+    def SetValue(self, index: Any, value: Any) -> None:
+        ctx = current()
+        i = int(scalar_value(index))
+        off = self.offset + i * self.dtype.itemsize
+        n = self.dtype.itemsize
+        check_gm(self.buf, off, n, "GlobalTensor::SetValue")
+        gm_write(self.buf, off, np.array([scalar_value(value)], dtype=self.dtype).view(np.uint8))
+        ctx.emit(ScalarOp("gm_write", n, kernel_frame()))
+
+    def __repr__(self) -> str:
+        name = self.buf.name if self.buf else "unbound"
+        return f"GlobalTensor<{self.dtype.name}>({name}+{self.offset}, {self.count} el)"
+
+
+def check_gm(buf: GmBuffer | None, offset: int, nbytes: int, what: str) -> None:
+    ctx = current()
+    if buf is None:
+        ctx.report("GM_OUT_OF_BOUNDS", f"{what} on a GlobalTensor without SetGlobalBuffer")
+    if offset < 0 or offset + nbytes > buf.size:
+        ctx.report("GM_OUT_OF_BOUNDS", f"{what} touches {buf.name} bytes [{offset}, {offset + nbytes}) "
+                   f"outside [0, {buf.size})", address=offset, size=nbytes, gm=buf.name)
+
+
+def report_conflict(diag, buf: GmBuffer, hit: tuple[int, int, int], core: int, **kw: Any) -> None:
+    """GM_WRITE_CONFLICT: ``core`` writes bytes of ``buf`` another core wrote (first byte, owner, count)."""
+    first, owner, count = hit
+    diag.report("GM_WRITE_CONFLICT", f"{buf.name} bytes [{first}, ...) already written by core {owner}",
+                core=core, address=first, size=count, gm=buf.name, **kw)
+
+
+def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
+    """Write bytes to GM, recording the writer core and reporting cross-core overlaps (in a lock-step
+    launch the overlaps are judged when it ends, in core order: toolkit.engine.gm_races)."""
+    ctx = current()
+    n = raw.size
+    hit = buf.writer.others(offset, offset + n, ctx.core_id)
+    if buf.race_log is not None:
+        buf.race_log.append((ctx.core_id, offset, offset + n, ctx.diag.position(ctx.core_id), kernel_frame()))
+        buf.race_seen = buf.race_seen or hit is not None
+    elif hit is not None:
+        report_conflict(ctx.diag, buf, hit, ctx.core_id)
+    later = buf.writer.later(offset, offset + n, ctx.core_id) if hit is not None else []
+    if not later:
+        buf.writable()[offset:offset + n] = raw
+        buf.writer.record(offset, offset + n, ctx.core_id)
+        return
+    # Cores in lock-step: a higher core wrote these bytes first; a core-by-core run would have let it
+    # write last, so its bytes stay (the final GM equals the serial run's even for a racy kernel).
+    keep = np.ones(n, dtype=bool)
+    for s, e, _ in later:
+        keep[s - offset:e - offset] = False
+    buf.writable()[offset:offset + n][keep] = raw[keep]
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.view(np.int8), [0]))))
+    for s, e in zip(edges[0::2], edges[1::2]):
+        buf.writer.record(offset + int(s), offset + int(e), ctx.core_id)

@@ -1,0 +1,125 @@
+"""Whole-kernel calibration rows (hardware task time and per-pipe busy time) and their scoring.
+
+Rows (``toolkit/calibration/data/hw_whole_kernel.csv``): ``kernel`` (group), ``variant``, ``metric``, ``value``,
+``note``. Metrics: ``task_us`` (the profiler's task time: launch + slowest core + tail) and
+``{vector,scalar,mte2,mte3}_busy_us`` (busy time of a pipe per core, averaged over the cores).
+An operator package turns its variants into :class:`~toolkit.timing.model.KernelTiming` objects; this
+module compares them with the rows. It knows no kernel.
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import io
+from dataclasses import dataclass
+from importlib import resources
+from itertools import combinations
+
+from toolkit.record.events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V
+from toolkit.timing.model import KernelTiming
+
+TASK_TOL, PIPE_TOL = 15.0, 20.0           #: acceptance: task time within 15 %, per-pipe busy within 20 %
+PIPE_METRICS = {"vector_busy_us": PIPE_V, "scalar_busy_us": PIPE_S, "mte2_busy_us": PIPE_MTE2,
+                "mte3_busy_us": PIPE_MTE3}
+
+
+@dataclass(frozen=True)
+class KernelRow:
+    kernel: str
+    variant: str
+    metric: str
+    value: float
+    note: str
+
+
+@functools.lru_cache(maxsize=None)
+def load_rows() -> tuple[KernelRow, ...]:
+    text = resources.files(__package__).joinpath("data/hw_whole_kernel.csv").read_text(encoding="utf-8")
+    return tuple(KernelRow(r["kernel"], r["variant"], r["metric"], float(r["value"]), r.get("note") or "")
+                 for r in csv.DictReader(io.StringIO(text)))
+
+
+def kernel_metrics(kt: KernelTiming) -> dict[str, float]:
+    """Our figures for the row metrics, in microseconds."""
+    out = {"task_us": kt.us(kt.task_cycles)}
+    n = max(len(kt.cores), 1)
+    for metric, pipe in PIPE_METRICS.items():
+        out[metric] = kt.us(sum(c.busy[pipe] for c in kt.cores) / n)
+    return out
+
+
+@dataclass
+class KernelPrediction:
+    row: KernelRow
+    ours: float | None
+
+    @property
+    def error_pct(self) -> float | None:
+        if self.ours is None or not self.row.value:
+            return None
+        return 100.0 * (self.ours - self.row.value) / self.row.value
+
+    @property
+    def tolerance(self) -> float:
+        return TASK_TOL if self.row.metric == "task_us" else PIPE_TOL
+
+    @property
+    def ok(self) -> bool:
+        return self.error_pct is not None and abs(self.error_pct) <= self.tolerance
+
+
+def predict(timings: dict[tuple[str, str], KernelTiming]) -> list[KernelPrediction]:
+    """One prediction per row; ``timings`` maps (kernel, variant) to the variant's launch timing."""
+    cache = {key: kernel_metrics(kt) for key, kt in timings.items()}
+    return [KernelPrediction(r, cache[(r.kernel, r.variant)].get(r.metric) if (r.kernel, r.variant) in cache
+                             else None) for r in load_rows()]
+
+
+def orderings(preds: list[KernelPrediction]) -> list[tuple[str, str, str, bool]]:
+    """Within each kernel group, every pair of task times keeps its measured order: (group, a, b, ok)."""
+    tasks: dict[str, list[KernelPrediction]] = {}
+    for p in preds:
+        if p.row.metric == "task_us" and p.ours is not None:
+            tasks.setdefault(p.row.kernel, []).append(p)
+    out = []
+    for group, ps in tasks.items():
+        for a, b in combinations(ps, 2):
+            out.append((group, a.row.variant, b.row.variant, (a.row.value > b.row.value) == (a.ours > b.ours)))
+    return out
+
+
+def summary(preds: list[KernelPrediction]) -> dict:
+    done = [p for p in preds if p.error_pct is not None]
+    task = [p for p in done if p.row.metric == "task_us"]
+    pipes = [p for p in done if p.row.metric != "task_us"]
+    orders = orderings(preds)
+    mape = lambda ps: round(sum(abs(p.error_pct) for p in ps) / len(ps), 2) if ps else 0.0  # noqa: E731
+    return {"task_rows": len(task), "task_ok": sum(p.ok for p in task), "task_mape": mape(task),
+            "pipe_rows": len(pipes), "pipe_ok": sum(p.ok for p in pipes), "pipe_mape": mape(pipes),
+            "orderings": len(orders), "orderings_ok": sum(o[3] for o in orders)}
+
+
+def objective(preds: list[KernelPrediction]) -> float:
+    """Fit objective: task MAPE + half the pipe MAPE + 10 per violated ordering or missed tolerance."""
+    s = summary(preds)
+    misses = (s["task_rows"] - s["task_ok"]) + (s["pipe_rows"] - s["pipe_ok"])
+    return s["task_mape"] + 0.5 * s["pipe_mape"] + 10.0 * (misses + s["orderings"] - s["orderings_ok"])
+
+
+def table(preds: list[KernelPrediction]) -> str:
+    lines = [f"{'kernel':10s} {'variant':22s} {'metric':16s} {'measured':>9s} {'predicted':>9s} {'error':>8s}"]
+    for p in preds:
+        ours = "-" if p.ours is None else f"{p.ours:.3f}"
+        err = "n/m" if p.error_pct is None else f"{p.error_pct:+.1f}%"
+        lines.append(f"{p.row.kernel:10s} {p.row.variant:22s} {p.row.metric:16s} {p.row.value:9.3f} {ours:>9s} "
+                     f"{err:>8s}{'' if p.ok else '  (outside ' + format(p.tolerance, 'g') + '%)'}")
+    return "\n".join(lines)
+
+
+def report(preds: list[KernelPrediction]) -> str:
+    s = summary(preds)
+    out = [table(preds), ""]
+    out.append(f"whole-kernel task time: {s['task_rows']} rows, MAPE {s['task_mape']:.1f}%, {s['task_ok']} within "
+               f"{TASK_TOL:g}%; per-pipe busy: {s['pipe_rows']} rows, MAPE {s['pipe_mape']:.1f}%, {s['pipe_ok']} "
+               f"within {PIPE_TOL:g}%; task-time orderings {s['orderings_ok']}/{s['orderings']}")
+    return "\n".join(out)
