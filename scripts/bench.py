@@ -34,7 +34,7 @@ import threading
 import time
 
 from toolkit.cli import ArgParser, BadUsage, guarded
-from toolkit.cli.outputs import OutputPlan
+from toolkit.console.outputs import OutputPlan
 
 #: (batch, seq) of each size: rows = batch * seq (the sample is 8 x 128)
 SIZES = {1024: (8, 128), 8192: (64, 128), 65536: (64, 1024)}

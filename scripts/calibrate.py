@@ -23,7 +23,7 @@ from operators.simd_vf_story import calibration as cal
 from operators.simd_vf_story import fitting
 from operators.softmax import calibration as whole_kernel
 from toolkit.cli import ArgParser, BadUsage, guarded, write_output
-from toolkit.cli.outputs import OutputPlan
+from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
 
 

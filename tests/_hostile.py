@@ -17,7 +17,7 @@ from typing import Iterator
 import pytest
 
 from toolkit import cli
-from toolkit.cli.outputs import TEMP_PREFIX
+from toolkit.console.outputs import TEMP_PREFIX
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KV = "kv_rms_norm_rope_cache"

@@ -13,7 +13,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from operators.kv_rms_norm_rope_cache import gen_data
-from toolkit.cli.outputs import OutputError, OutputPlan
+from toolkit.console.outputs import OutputError, OutputPlan
 from toolkit.harness.binio import case_layout
 
 contents = st.one_of(st.text(max_size=50), st.binary(max_size=50))

@@ -6,7 +6,7 @@ import gc
 import pytest
 
 from toolkit.cli import guarded, main
-from toolkit.cli.outputs import BadUsage
+from toolkit.console.outputs import BadUsage
 
 
 @pytest.mark.parametrize("ending", ["return", "bad usage", "interrupt"])

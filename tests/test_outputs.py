@@ -1,4 +1,4 @@
-"""toolkit.cli.outputs.OutputPlan: what each kind of target gets, what is refused up front, all or none."""
+"""toolkit.console.outputs.OutputPlan: what each kind of target gets, what is refused up front, all or none."""
 from __future__ import annotations
 
 import io
@@ -10,7 +10,7 @@ from contextlib import redirect_stdout
 import pytest
 from _hostile import fifo_reader, leftovers, snapshot
 
-from toolkit.cli.outputs import BadUsage, OutputError, OutputPlan
+from toolkit.console.outputs import BadUsage, OutputError, OutputPlan
 
 
 def refused(targets: dict, *needles: str, **kw) -> str:

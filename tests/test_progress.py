@@ -13,7 +13,7 @@ import time
 import pytest
 
 from toolkit.cli import main, progress
-from toolkit.cli.progress import ProgressLine, render
+from toolkit.console.progress import ProgressLine, render
 
 
 class Clock:

@@ -13,7 +13,7 @@ from toolkit.cli import (
     force_option,
     output_options,
 )
-from toolkit.cli.outputs import OutputPlan
+from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
 from toolkit.views.cycles import compare_cycles_table
 from toolkit.views.launch_summary import time_launches
@@ -92,8 +92,8 @@ def _run_backends(params, case: dict, machine, backends: list[str]) -> dict:
 
 def _progress(params, machine, n_backends: int):
     """Rows emulated (each finished core's rows, every backend) on a progress line on stderr when it is a
-    terminal and the run lasts (toolkit.cli.progress)."""
-    from toolkit.cli.progress import progress_line
+    terminal and the run lasts (toolkit.console.progress)."""
+    from toolkit.console.progress import progress_line
 
     from . import host
 

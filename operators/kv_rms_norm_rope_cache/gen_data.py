@@ -171,7 +171,7 @@ def generate(batch: int, seq: int, dv: int, dk: int, epsilon: float = 1e-5, seed
 def output_plan(output_dir: str, batch: int, num_head: int, seq: int, dv: int, dk: int):
     """The OutputPlan of a case directory: ``DIR/input/*.bin`` and ``DIR/output/*_golden.bin``,
     checked now, created (directories included) all together at commit."""
-    from toolkit.cli.outputs import OutputError, OutputPlan, shown
+    from toolkit.console.outputs import OutputError, OutputPlan, shown
 
     if output_dir == "":
         raise OutputError("cannot write --output '': empty path")
@@ -183,8 +183,8 @@ def output_plan(output_dir: str, batch: int, num_head: int, seq: int, dv: int, d
 
 
 def write(output_dir: str | os.PathLike, arrays: dict[str, np.ndarray]) -> None:
-    """Write ``arrays`` as ``output_dir/<key>.bin``: every file, or none (see toolkit.cli.outputs)."""
-    from toolkit.cli.outputs import OutputPlan
+    """Write ``arrays`` as ``output_dir/<key>.bin``: every file, or none (see toolkit.console.outputs)."""
+    from toolkit.console.outputs import OutputPlan
 
     plan = OutputPlan({key: os.path.join(output_dir, key + ".bin") for key in arrays}, make_dirs=True)
     plan.commit({key: file_bytes(arr) for key, arr in arrays.items()})
@@ -205,7 +205,7 @@ def _parser():
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    from toolkit.cli.outputs import BadUsage
+    from toolkit.console.outputs import BadUsage
 
     args = _parser().parse_args(argv)
     try:

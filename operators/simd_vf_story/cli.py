@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from toolkit.cli import BadUsage, dump_json, finish, output_options
-from toolkit.cli.outputs import OutputPlan
+from toolkit.console.outputs import OutputPlan
 
 
 @click.command("simd_vf_story")

@@ -11,7 +11,7 @@ from toolkit.cli import (
     force_option,
     output_options,
 )
-from toolkit.cli.outputs import OutputPlan
+from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
 from toolkit.views.cycles import compare_cycles_table
 from toolkit.views.launch_summary import time_launches

@@ -122,7 +122,7 @@ def _run_in(run_dir: Path, built: Built, args: list[str], timeout, trace: bool, 
 def _progress(built: Built, results: Path):
     """On a terminal, after 2 s: ``running NAME: N launch(es) done, elapsed`` (the child appends one
     record per finished launch to ``results``; they are counted when the file grows)."""
-    from toolkit.cli.progress import ProgressLine
+    from toolkit.console.progress import ProgressLine
     line = ProgressLine(None, "launch(es)")
     line.note = f"running {built.source.name}"
     seen = [-1]

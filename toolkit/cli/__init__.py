@@ -8,7 +8,7 @@ UB plan over budget, a kernel diagnostic of error severity); 2 bad input (one li
 traceback, no output file); 130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (one
 line "interrupted", no output file); 141 stdout was a pipe its reader closed (nothing printed).
 
-Outputs (``--json``, ``--trace`` ...) go through :class:`toolkit.cli.outputs.OutputPlan`: checked before
+Outputs (``--json``, ``--trace`` ...) go through :class:`toolkit.console.outputs.OutputPlan`: checked before
 the run, written together after it, all or none.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator
 
 import click
 
-from toolkit.cli.outputs import BadUsage, OutputPlan, signal_handlers
+from toolkit.console.outputs import BadUsage, OutputPlan, signal_handlers
 from toolkit.engine.gcpause import no_cycle_collection
 
 EXIT_OK, EXIT_GATE, EXIT_BAD_INPUT = 0, 1, 2

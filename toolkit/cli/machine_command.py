@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import click
 
+from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
 from toolkit.machine.isa import REGISTRY, check
 
 from . import EXIT_GATE, EXIT_OK, cli, dump_json
-from .outputs import OutputPlan
 
 #: opcodes the emulator records (RegBase API and the MemBase VF streams): the registry
 RECORDED_OPCODES = tuple(REGISTRY)

@@ -1,6 +1,6 @@
 """What a launch tells whoever listens while it runs: a core finished (:func:`core_done`). A no-op unless a
 command listens (:func:`listening`), so the engine never depends on how progress is shown
-(``toolkit.cli.progress`` turns cores into its own unit: rows, cores or launches)."""
+(``toolkit.console.progress`` turns cores into its own unit: rows, cores or launches)."""
 from __future__ import annotations
 
 import contextvars

@@ -95,8 +95,8 @@ def file_bytes(array: np.ndarray) -> bytes:
 
 
 def write_bin(path: str | os.PathLike, array: np.ndarray) -> None:
-    """Write ``array`` as a ``.bin`` file (creates the parent directory; atomic, see toolkit.cli.outputs)."""
-    from toolkit.cli.outputs import OutputPlan
+    """Write ``array`` as a ``.bin`` file (creates the parent directory; atomic, see toolkit.console.outputs)."""
+    from toolkit.console.outputs import OutputPlan
 
     OutputPlan({"bin": path}, labels={"bin": "file"}, make_dirs=True).commit({"bin": file_bytes(array)})
 

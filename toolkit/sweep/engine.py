@@ -95,7 +95,7 @@ def run_points(fn: PointFn, points: Sequence[dict], *, canonical: Callable[[dict
 
 def run_with_progress(fn: PointFn, points: Sequence[dict], note: str, **kw: Any) -> list[dict]:
     """:func:`run_points` with a progress line of the runs done on stderr (a terminal only)."""
-    from toolkit.cli.progress import ProgressLine
+    from toolkit.console.progress import ProgressLine
     line = ProgressLine(len(distinct(points, kw.get("canonical"))[1]), "runs")
     line.note = note
     try:
