@@ -1,4 +1,4 @@
-"""The C++ and dialect constructs of real samples (spec: ascend_c_surface.md section 1) run unchanged: one
+"""The C++ and dialect constructs of real samples (surface spec 1) run unchanged: one
 program uses them all and checks its own results in main(); the test checks what the emulator saw."""
 from __future__ import annotations
 

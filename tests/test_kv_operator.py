@@ -51,7 +51,7 @@ def run(machine, case):
 
 
 def tiles_by_hand(total: int, cores: int, ub: int) -> tuple[int, int, int, list[list[int]]]:
-    """Spec section 2 by hand: blockFactor, blockNum, ubFactor and each block's tile sizes."""
+    """kv spec 2 by hand: blockFactor, blockNum, ubFactor and each block's tile sizes."""
     bf = -(-total // cores)
     bn = -(-total // bf)
     u = min(ub, bf)
@@ -142,7 +142,7 @@ def _tree(a: np.ndarray) -> np.ndarray:
 
 
 def membase_rms(x: np.ndarray) -> np.ndarray:
-    """Section 5: 8 chunks of 64 folded pairwise 8->4->2->1, then an adjacent-pair tree of 64 lanes."""
+    """kv spec 5: 8 chunks of 64 folded pairwise 8->4->2->1, then an adjacent-pair tree of 64 lanes."""
     sq = x * x
     c = [sq[..., k * 64:(k + 1) * 64] for k in range(8)]
     s = _tree(((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7])))
@@ -154,7 +154,7 @@ def membase_v(x: np.ndarray, gamma: np.ndarray) -> np.ndarray:
 
 
 def regbase_v(x: np.ndarray, gamma: np.ndarray) -> np.ndarray:
-    """Section 6: lane-wise running sum over the chunks, ReduceSum tree, 1/rms, x*inv*gamma."""
+    """kv spec 6: lane-wise running sum over the chunks, ReduceSum tree, 1/rms, x*inv*gamma."""
     sq = x * x
     acc = np.zeros(x.shape[:-1] + (64,), np.float32)
     for k in range(x.shape[-1] // 64):

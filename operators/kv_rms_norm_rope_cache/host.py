@@ -60,7 +60,7 @@ class KvParams:
 
 
 def envelope_violations(backend: str, p: KvParams) -> list[str]:
-    """Shape assumptions the vendor sample hard-wires (spec 7b); a faithful port inherits them."""
+    """Shape assumptions the vendor sample hard-wires (kv spec 7b); a faithful port inherits them."""
     out = []
     if p.num_head != 1:
         out.append(f"num_head = {p.num_head}: the sample's index lookup and cache offset assume N = 1")

@@ -110,7 +110,7 @@ def variant_shape(variant: str, base: SoftmaxShape = SoftmaxShape()) -> SoftmaxS
 
 
 def envelope_violations(shape: SoftmaxShape) -> list[str]:
-    """Shape assumptions every variant hard-wires (spec 2, envelope)."""
+    """Shape assumptions every variant hard-wires (softmax spec 2, envelope)."""
     out = []
     if shape.singleCoreN != shape.totalN:
         out.append("SINGLE_CORE_N must equal TOTAL_N (a column split would softmax partial rows)")

@@ -1,9 +1,9 @@
-"""0_membase: one row at a time with MemBase level-2 (count) calls, each a library VF (spec 5.0).
+"""0_membase: one row at a time with MemBase level-2 (count) calls, each a library VF (softmax spec 5.0).
 
 TPipe + six TBuf<VECCALC>: x/y ping/pong, the reduce work tensor and a 32 B reduce result. Per row:
 ReduceMax -> scalar read of the max -> Adds(-max) in place in x -> Exp into y -> ReduceSum (library V_S
 pair and scalar read inside) -> scalar read of the sum, r = 1/sum on the scalar unit -> Muls(y, r).
-The max read has no V->S flag before it, as in the sample (spec open question 1).
+The max read has no V->S flag before it, as in the sample (softmax spec open question 1).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""7_merged_vf_direct: one ``__no_simd_vf_fusion__ __simd_vf__`` per row pair, called directly (spec 5.2).
+"""7_merged_vf_direct: one ``__no_simd_vf_fusion__ __simd_vf__`` per row pair, called directly (softmax spec 5.2).
 
 Phase A: running lane max, cross-lane ReduceMax, register broadcast (Duplicate from lane 0); phase B:
 sub, exp, store to y, running lane sum, ReduceSum + broadcast; LocalMemBar<VEC_STORE, VEC_LOAD>; phase C:

@@ -1,4 +1,4 @@
-"""3_multi_row: two rows per VF, three ``__simd_vf__`` per row pair launched with ``asc_vf_call`` (spec 5.1).
+"""3_multi_row: two rows per VF, three ``__simd_vf__`` per row pair launched with ``asc_vf_call`` (softmax spec 5.1).
 
 VfReduceMax2Row stores the two row maxima to a UB scalar buffer (StoreUnAlign); VfSubExpSum2Row
 broadcast-loads them (DIST_BRC_B32), writes e = exp(x - m) to y and stores the two row sums over the

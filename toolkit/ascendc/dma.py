@@ -1,4 +1,4 @@
-"""DataCopy / DataCopyPad between GM and UB (MTE2 in, MTE3 out), per api-facts section 12.
+"""DataCopy / DataCopyPad between GM and UB (MTE2 in, MTE3 out), per api-facts 12.
 
 GM->UB DataCopyPad: GM block k starts at ``src + k*(blockLen + srcStride)`` bytes; UB block k at
 ``dst + k*AlignUp(dstStride*32 + leftPad*sz + blockLen + rightPad*sz, 32)``; each UB block is padded

@@ -1,4 +1,4 @@
-"""Chrome Trace Event Format export (opens in Perfetto / chrome://tracing).
+"""Chrome Trace Event Format export (opens in Perfetto / chrome://tracing; the schema: anchors-survey 5).
 
 One process per emulated core; one thread per pipe (MTE2, PUSHQ/VECTOR, MTE3, SCALAR) and, for the
 first core of each run, the vector lanes RVECLD / RVECEX / RVECST / RVECLP of its VFs. Only complete

@@ -36,7 +36,7 @@ F32 = np.dtype(np.float32)
 LANES = 64                                   # float lanes per VL (256 B)
 SUM_MIN_COUNT, SUM_MAX_COUNT = 4 * LANES, LANES * LANES
 LOWEST = np.array(0xFF7FFFFF, dtype=np.uint32).view(np.float32)   # -FLT_MAX, the ReduceMax seed
-V_S_EVENT_ID = 0          #: the id the TPipe hands out for V_S (the only one in use; spec open question 4)
+V_S_EVENT_ID = 0          #: the id the TPipe hands out for V_S (the only one in use; softmax spec open question 4)
 _MEMBAR = ("RV_MEMBAR", -1, (), "VST_VLD")   # LocalMemBar<VEC_STORE, VEC_LOAD>, as regbase records it
 
 
