@@ -15,21 +15,14 @@ from toolkit.ascendc.dma import (
 )
 from toolkit.ascendc.tensor import GlobalTensor, LocalTensor
 from toolkit.engine.launch import gm_alloc
-from toolkit.engine.runtime import CoreContext, running
-from toolkit.record.diagnostics import KernelAbort
 from toolkit.record.events import Dma
+
+from api_support import abort_code
 
 F32, U8, U16 = np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16)
 BF16 = np.dtype(ml_dtypes.bfloat16)
 UB = 8192                       # UB byte address of the local tensors
 SENT = 0xA5
-
-
-@pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        yield c
 
 
 def gm(arr, name="x", dt=None):
@@ -44,12 +37,6 @@ def ub_bytes(ctx, n, addr=UB):
 
 def dmas(ctx):
     return [e for e in ctx.events if isinstance(e, Dma)]
-
-
-def abort_code(fn, *args) -> str:
-    with pytest.raises(KernelAbort) as ei:
-        fn(*args)
-    return ei.value.diag.code
 
 
 def align32(n):

@@ -11,7 +11,6 @@ from operators.kv_rms_norm_rope_cache import gen_data, host, membase, regbase
 from operators.kv_rms_norm_rope_cache.gen_data import bf16_bits_to_fp32 as dec
 from operators.kv_rms_norm_rope_cache.gen_data import fp32_to_bf16_bits as enc
 from operators.kv_rms_norm_rope_cache.tiling import BuildTiling
-from toolkit.machine import load_machine
 from toolkit.record.events import Dma
 
 SHAPES = {"sample": host.KvParams(), "tail": host.KvParams(batch=3, seq=100, ub_factor=5, cores=7)}
@@ -19,11 +18,6 @@ BACKENDS = ("membase", "regbase")
 KERNELS = {"membase": membase.KernelKvRmsNormRopeCache, "regbase": regbase.KernelKvRmsNormRopeCache}
 BUDGET = 253952
 RECIP, EPS = np.float32(1) / np.float32(512), np.float32(1e-5)
-
-
-@pytest.fixture(scope="module")
-def machine():
-    return load_machine()
 
 
 @pytest.fixture(scope="module")

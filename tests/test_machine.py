@@ -9,7 +9,7 @@ from toolkit.ascendc import regbase as Reg
 from toolkit.ascendc.dtypes import bfloat16_t, uint32_t
 from toolkit.ascendc.tensor import UbPtr
 from toolkit.engine.runtime import CoreContext, running
-from toolkit.machine import LANES, Machine, MachineError, load_machine, parse_machine
+from toolkit.machine import LANES, MachineError, parse_machine
 from toolkit.record.events import PSEUDO_OPS, VfCall
 
 # Every opcode toolkit/regbase and toolkit/membase can put in a VF stream (kept by hand on purpose).
@@ -20,11 +20,6 @@ RECORDABLE = [
     "RV_VCADD", "RV_VCMAX", "RV_VCMIN", "RV_VCVT_F2F", "RV_VCVT_F2I", "RV_VCVT_I2F", "RV_VCVT_I2I",
     "RV_PSET", "RV_PLT", "RV_PMOV", "RV_VSQZ", "RV_VLOOP", "RV_MEMBAR",
 ]
-
-
-@pytest.fixture(scope="module")
-def machine() -> Machine:
-    return load_machine()
 
 
 def test_machine_file_loads(machine):

@@ -8,48 +8,19 @@ import pytest
 
 from toolkit.ascendc import membase as AscendC
 from toolkit.ascendc.membase import BinaryRepeatParams, UnaryRepeatParams
-from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import CoreContext, running
 from toolkit.record.diagnostics import KernelAbort
 from toolkit.record.events import PSEUDO_OPS, Instr, VfCall
+
+from api_support import get, membase_vf, ops, put, T
 
 F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ALL = (1 << 64) - 1
 
 
-@pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        yield c
-
-
-def put(ctx, addr, arr):
-    ctx.ub.write(addr, np.ascontiguousarray(arr).reshape(-1).view(np.uint8))
-
-
-def get(ctx, addr, dt, n):
-    dt = np.dtype(dt)
-    return ctx.ub.data[addr:addr + n * dt.itemsize].view(dt).copy()
-
-
-def T(addr, dt, n=4096):
-    return LocalTensor(addr, dt, n)
-
-
 def rand(n, seed, dt=F32, lo=-4.0, hi=4.0):
     return np.random.default_rng(seed).uniform(lo, hi, n).astype(np.float32).astype(dt)
-
-
-def vf(ctx) -> VfCall:
-    ev = ctx.events[-1]
-    assert isinstance(ev, VfCall) and ev.launch == "membase"
-    return ev
-
-
-def ops(ev):
-    return Counter(i[0] for i in ev.instrs)
 
 
 def ref_level0(mem, dt, op, dst, srcs, active, repeat, strides):
@@ -225,7 +196,7 @@ def test_spec_in_place_fold_matches_pairwise_fold(ctx):
     f2 = f1[:, 0::2] + f1[:, 1::2]
     f3 = f2[:, 0] + f2[:, 1]
     np.testing.assert_array_equal(get(ctx, 0, F32, rows * 64).reshape(rows, 64), f3)
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ops(ev)["RV_VSLDB"] == 2 * rows and ops(ev)["RV_MEMBAR"] == rows - 1
 
 
@@ -269,7 +240,7 @@ def test_spec_per_row_div_broadcast_block_and_rope_mul(ctx):
 # -- recorded VF -----------------------------------------------------------------------------------
 def test_vf_count_form_opcode_counts(ctx):
     AscendC.Add(T(8192, F32), T(0, F32), T(4096, F32), 1000)
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ev.name == "Add" and ev.nparams == 4
     c = ops(ev)
     assert c == Counter({"RV_VLOOP": 1, "ITER": 16, "RV_PLT": 16, "RV_VLD": 32, "RV_VADD": 16, "RV_VST": 16})
@@ -286,7 +257,7 @@ def test_vf_count_form_opcode_counts(ctx):
 
 def test_vf_level0_stream_shape(ctx):
     AscendC.Mul(T(8192, F32), T(0, F32), T(4096, F32), [ALL, 0], 3, BinaryRepeatParams())
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ev.instrs[0][:4] == ("RV_PMOV", 1, (), None) and ev.instrs[1][:4] == ("RV_VLOOP", -1, (), 3)
     # block-strided records: aux = blkStride, UB address of the repeat (repStride 8 blocks)
     assert [i[:4] for i in ev.instrs[2:8]] == [("ITER", -1, (), 1), ("RV_VSLDB", 2, (1,), 1), ("RV_VSLDB", 3, (1,), 1),
@@ -295,7 +266,7 @@ def test_vf_level0_stream_shape(ctx):
     assert [i.ub_addr for i in ev.instrs if i.opcode == "RV_VSSTB"] == [8192, 8192 + 256, 8192 + 512]
     assert ops(ev)["RV_MEMBAR"] == 2 and ev.instrs[-1][0] == "RV_VSSTB"
     AscendC.Adds(T(8192, F32), T(0, F32), 1.0, 48, 2, UnaryRepeatParams())
-    ev2 = vf(ctx)
+    ev2 = membase_vf(ctx)
     assert ev2.instrs[0][:4] == ("RV_PLT", 1, (), 48) and ops(ev2)["RV_VADDS"] == 2
     dsts = [i[1] for i in ev2.instrs if i[1] >= 0]
     assert len(dsts) == len(set(dsts)) and min(dsts) == 1

@@ -8,44 +8,13 @@ import pytest
 from toolkit.ascendc import membase as AscendC
 from toolkit.ascendc.dtypes import uint64_t
 from toolkit.ascendc.membase import BrcbRepeatParams, GatherMaskParams
-from toolkit.ascendc.tensor import LocalTensor
-from toolkit.engine.runtime import CoreContext, running
 from toolkit.record.diagnostics import KernelAbort
-from toolkit.record.events import VfCall
+
+from api_support import get, membase_vf, ops, put, T
 
 F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
 BF16 = np.dtype(ml_dtypes.bfloat16)
 PATTERN_BYTE = {1: 0x55, 2: 0xAA, 3: 0x11, 4: 0x22, 5: 0x44, 6: 0x88, 7: 0xFF}
-
-
-@pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        yield c
-
-
-def put(ctx, addr, arr):
-    ctx.ub.write(addr, np.ascontiguousarray(arr).reshape(-1).view(np.uint8))
-
-
-def get(ctx, addr, dt, n):
-    dt = np.dtype(dt)
-    return ctx.ub.data[addr:addr + n * dt.itemsize].view(dt).copy()
-
-
-def T(addr, dt, n=4096):
-    return LocalTensor(addr, dt, n)
-
-
-def vf(ctx) -> VfCall:
-    ev = ctx.events[-1]
-    assert isinstance(ev, VfCall) and ev.launch == "membase"
-    return ev
-
-
-def ops(ev):
-    return Counter(i[0] for i in ev.instrs)
 
 
 def selected(pattern, i):
@@ -70,7 +39,7 @@ def test_brcb_sample_fills_one_block_per_row(ctx):
     out = get(ctx, 1024, F32, 128)
     np.testing.assert_array_equal(out[:64], np.repeat(rms, 8))
     assert (out[64:] == -3.0).all()
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ev.name == "Brcb" and ev.instrs[0][:4] == ("RV_PSET", 1, (), 4)
     assert [i[:4] for i in ev.instrs[1:]] == [("RV_VLOOP", -1, (), 1), ("ITER", -1, (), 1), ("RV_VLD", 2, (), None),
                                               ("RV_VSSTB", -1, (2, 1), 1)]
@@ -87,7 +56,7 @@ def test_brcb_strides_and_half(ctx, dt, blk, rep):
     AscendC.Brcb(T(2048, dt), T(0, dt), 2, BrcbRepeatParams(blk, rep))
     ref_brcb(mem.view(dt), 2048 // w, 0, w, 2, blk or 1, rep)      # dstBlkStride 0 behaves as 1
     np.testing.assert_array_equal(ctx.ub.data, mem)
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ops(ev)["RV_VSSTB"] == 2 and {i.dist for i in ev.instrs if i[0] == "RV_VLD"} == {f"E2B_B{8 * w}"}
 
 
@@ -125,7 +94,7 @@ def test_gather_mask_normal_mode_patterns(ctx, pattern, dt, blk, rep):
     assert cnt.value == ref.size
     np.testing.assert_array_equal(out[:ref.size], ref)
     assert (out[ref.size:] == 7777).all()
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     load = "RV_VLD" if blk == 1 else "RV_VSLDB"
     assert ops(ev) == Counter({"RV_PMOV": 1, "RV_VLOOP": 1, "ITER": 3, load: 3, "RV_VSQZ": 3, "RV_VSTUI": 3,
                                "RV_VSTAS": 1})
@@ -141,7 +110,7 @@ def test_gather_mask_counter_mode_sample_deinterleave(ctx):
     assert real.value == imag.value == rows * dk // 2
     np.testing.assert_array_equal(get(ctx, 4096, np.uint16, 512), rope.view(np.uint16)[0::2])
     np.testing.assert_array_equal(get(ctx, 8192, np.uint16, 512), rope.view(np.uint16)[1::2])
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ops(ev) == Counter({"RV_PMOV": 1, "RV_VLOOP": 2, "ITER": 9, "RV_PLT": 8, "RV_VLD": 8, "RV_VSQZ": 8,
                                "RV_VSTUI": 8, "RV_VSTAS": 1})
     assert [i[3] for i in ev.instrs if i[0] == "RV_PLT"] == [1024 - 128 * k for k in range(8)]

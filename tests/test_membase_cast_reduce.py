@@ -7,50 +7,12 @@ import pytest
 
 from toolkit.ascendc import membase as AscendC
 from toolkit.ascendc.membase import RoundMode, UnaryRepeatParams
-from toolkit.ascendc.tensor import LocalTensor
-from toolkit.engine.runtime import CoreContext, running
 from toolkit.record.diagnostics import KernelAbort
-from toolkit.record.events import VfCall
+
+from api_support import get, membase_vf, ops, put, T, tree_sum
 
 F32, F16, I32 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int32)
 BF16 = np.dtype(ml_dtypes.bfloat16)
-
-
-@pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        yield c
-
-
-def put(ctx, addr, arr):
-    ctx.ub.write(addr, np.ascontiguousarray(arr).reshape(-1).view(np.uint8))
-
-
-def get(ctx, addr, dt, n):
-    dt = np.dtype(dt)
-    return ctx.ub.data[addr:addr + n * dt.itemsize].view(dt).copy()
-
-
-def T(addr, dt, n=4096):
-    return LocalTensor(addr, dt, n)
-
-
-def vf(ctx) -> VfCall:
-    ev = ctx.events[-1]
-    assert isinstance(ev, VfCall) and ev.launch == "membase"
-    return ev
-
-
-def ops(ev):
-    return Counter(i[0] for i in ev.instrs)
-
-
-def tree_sum(v):
-    """Adjacent-pair tree over the last axis, rounding each addition to the array's type."""
-    while v.shape[-1] > 1:
-        v = (v[..., 0::2] + v[..., 1::2]).astype(v.dtype)
-    return v[..., 0]
 
 
 # -- Cast ------------------------------------------------------------------------------------------
@@ -63,7 +25,7 @@ def test_cast_bf16_to_fp32_exact_with_tail(ctx):
     out = get(ctx, 4096, F32, 1024)
     np.testing.assert_array_equal(out[:1000].view(np.uint32), bits.astype(np.uint32) << 16)
     assert (out[1000:] == 9.0).all()
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ops(ev) == Counter({"RV_VLOOP": 1, "ITER": 16, "RV_PLT": 16, "RV_VLD": 16, "RV_VCVT_F2F": 16,
                                "RV_VST": 16})
     assert {i.dist for i in ev.instrs if i[0] == "RV_VLD"} == {"UNPACK_B16"}
@@ -82,7 +44,7 @@ def test_cast_fp32_to_bf16_rint_ties_to_even(ctx):
     np.testing.assert_array_equal(out[:TIE_BITS.size], ref)
     assert out[0] == 0x3F80 and out[1] == 0x3F82 and out[9] == 0x7F80          # ties to even; overflow -> inf
     assert (out[TIE_BITS.size:] == 0x1234).all()
-    assert {i.dist for i in vf(ctx).instrs if i[0] == "RV_VST"} == {"PACK_B32"}
+    assert {i.dist for i in membase_vf(ctx).instrs if i[0] == "RV_VST"} == {"PACK_B32"}
 
 
 @pytest.mark.parametrize("mode", ["CAST_TRUNC", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND"])
@@ -127,7 +89,7 @@ def test_cast_half_fp32_int32(ctx):
     for mode, ref in expect.items():
         AscendC.Cast(T(5120, I32), T(4096, F32), RoundMode[mode], v.size)
         np.testing.assert_array_equal(get(ctx, 5120, I32, v.size), ref, err_msg=mode)
-    assert vf(ctx).instrs[4][0] == "RV_VCVT_F2I"
+    assert membase_vf(ctx).instrs[4][0] == "RV_VCVT_F2I"
     i = np.array([16777217, 16777219, -16777217, 7], dtype=np.int32)
     put(ctx, 6144, i)
     AscendC.Cast(T(7168, F32), T(6144, I32), RoundMode.CAST_NONE, 4)
@@ -149,7 +111,7 @@ def test_cast_level0_masks_by_wider_type(ctx):
             if (m0 >> e) & 1:
                 ref[r * 64 + e] = np.float32(src[r * 64 + e])      # src rep 4 blocks = 64 bf16
     np.testing.assert_array_equal(out, ref)
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ev.instrs[0][0] == "RV_PMOV" and ops(ev)["RV_VCVT_F2F"] == 2 and ops(ev)["RV_VSLDB"] == 2
 
 
@@ -198,7 +160,7 @@ def test_whole_reduce_sum_strides_and_dst_rep_stride(ctx):
     AscendC.WholeReduceSum(T(16384, F32), T(0, F32), 64, 3, 0, 1, 8)    # only the last repeat, to dst[0]
     out = get(ctx, 16384, F32, 16)
     assert out[0] == tree_sum(x[128:192]) and (out[1:] == 42.0).all()
-    assert ops(vf(ctx))["RV_VCADD"] == 1
+    assert ops(membase_vf(ctx))["RV_VCADD"] == 1
 
 
 def test_whole_reduce_sum_half_and_unaligned_dst(ctx):
@@ -216,7 +178,7 @@ def test_whole_reduce_sum_definedness_and_stream(ctx):
     AscendC.WholeReduceSum(T(2048, F32), T(0, F32), 63, 4, 1, 1, 8)
     d = ctx.ub.defined[2048:2048 + 16].reshape(4, 4).all(axis=1)
     assert list(d) == [False, True, True, True]
-    ev = vf(ctx)
+    ev = membase_vf(ctx)
     assert ev.name == "WholeReduceSum" and ev.instrs[0][:4] == ("RV_PLT", 1, (), 63)
     assert ev.instrs[1][:4] == ("RV_VLOOP", -1, (), 4)
     assert [i[:4] for i in ev.instrs[2:6]] == [("ITER", -1, (), 1), ("RV_VSLDB", 3, (1,), 1),

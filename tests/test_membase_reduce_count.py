@@ -6,53 +6,28 @@ import pytest
 
 from toolkit.ascendc import membase as AscendC
 from toolkit.ascendc.pipe import TPipe
-from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import CoreContext, running
 from toolkit.record.diagnostics import KernelAbort
-from toolkit.record.events import ScalarOp, Sync, VfCall
+from toolkit.record.events import ScalarOp, Sync
+
+from api_support import get, last_vf, put, T, tree_sum
 
 F32 = np.float32
 SRC, WORK, DST = 0, 16384, 24576
 
 
 @pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        TPipe()
-        yield c
-
-
-def put(ctx, addr, arr):
-    ctx.ub.write(addr, np.ascontiguousarray(arr, F32).view(np.uint8))
-
-
-def get(ctx, addr, n):
-    return ctx.ub.data[addr:addr + 4 * n].view(F32).copy()
-
-
-def T(addr, n=4096):
-    return LocalTensor(addr, F32, n)
-
-
-def tree(v):
-    """Adjacent-pair tree sum over the last axis, fp32 at every level."""
-    v = np.asarray(v, F32)
-    while v.shape[-1] > 1:
-        v = (v[..., 0::2] + v[..., 1::2]).astype(F32)
-    return v[..., 0]
-
-
-def last_vf(ctx) -> VfCall:
-    return [e for e in ctx.events if isinstance(e, VfCall)][-1]
+def tpipe(ctx):
+    """A TPipe on ``ctx``: the library ReduceSum needs one (its V_S event id)."""
+    return TPipe()
 
 
 @pytest.mark.parametrize("count", [2048, 300, 4096])
-def test_reduce_max_is_the_maximum_and_runs_the_library_vf(ctx, count):
+def test_reduce_max_is_the_maximum_and_runs_the_library_vf(ctx, tpipe, count):
     x = np.random.default_rng(count).uniform(-5, 5, 4096).astype(F32)
     put(ctx, SRC, x)
-    AscendC.ReduceMax(T(DST, 8), T(SRC), T(WORK), count)
-    assert get(ctx, DST, 1)[0] == x[:count].max()
+    AscendC.ReduceMax(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), count)
+    assert get(ctx, DST, F32, 1)[0] == x[:count].max()
     ev = last_vf(ctx)
     chunks = -(-count // 64)
     ops = Counter(i[0] for i in ev.instrs)
@@ -62,31 +37,31 @@ def test_reduce_max_is_the_maximum_and_runs_the_library_vf(ctx, count):
     assert not any(isinstance(e, (Sync, ScalarOp)) for e in ctx.events)      # no flag, no scalar read
 
 
-def test_reduce_max_seed_is_lowest_finite_and_nan_propagates(ctx):
+def test_reduce_max_seed_is_lowest_finite_and_nan_propagates(ctx, tpipe):
     put(ctx, SRC, np.full(512, -np.inf, F32))
-    AscendC.ReduceMax(T(DST, 8), T(SRC), T(WORK), 512)
-    assert get(ctx, DST, 1)[0] == np.finfo(F32).min
+    AscendC.ReduceMax(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), 512)
+    assert get(ctx, DST, F32, 1)[0] == np.finfo(F32).min
     x = np.zeros(512, F32)
     x[300] = np.nan
     put(ctx, SRC, x)
-    AscendC.ReduceMax(T(DST, 8), T(SRC), T(WORK), 512)
-    assert np.isnan(get(ctx, DST, 1)[0])
+    AscendC.ReduceMax(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), 512)
+    assert np.isnan(get(ctx, DST, F32, 1)[0])
 
 
 @pytest.mark.parametrize("count", [2048, 257, 4096])
-def test_reduce_sum_chunk_partials_then_their_tree(ctx, count):
+def test_reduce_sum_chunk_partials_then_their_tree(ctx, tpipe, count):
     x = np.random.default_rng(7).uniform(0, 1, 4096).astype(F32)
     put(ctx, SRC, x)
-    AscendC.ReduceSum(T(DST, 8), T(SRC), T(WORK), count)
+    AscendC.ReduceSum(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), count)
     chunks = -(-count // 64)
     padded = np.zeros(chunks * 64, F32)
     padded[:count] = x[:count]
-    partial = tree(padded.reshape(chunks, 64))
+    partial = tree_sum(padded.reshape(chunks, 64))
     lanes = np.zeros(64, F32)
     lanes[:chunks] = partial
-    np.testing.assert_array_equal(get(ctx, WORK, chunks), partial)
-    assert get(ctx, DST, 1)[0] == tree(lanes)
-    assert abs(float(get(ctx, DST, 1)[0]) - float(np.sum(x[:count], dtype=np.float64))) < 1e-3
+    np.testing.assert_array_equal(get(ctx, WORK, F32, chunks), partial)
+    assert get(ctx, DST, F32, 1)[0] == tree_sum(lanes)
+    assert abs(float(get(ctx, DST, F32, 1)[0]) - float(np.sum(x[:count], dtype=np.float64))) < 1e-3
     ev = last_vf(ctx)
     ops = Counter(i[0] for i in ev.instrs)
     assert ops["RV_VLOOP"] == 2 and ops["RV_VCADD"] == ops["RV_VSTUI"] == chunks + 1 and ops["RV_VSTAS"] == 2
@@ -101,16 +76,16 @@ def test_reduce_sum_needs_a_tpipe_and_a_supported_count():
     with running(c):
         put(c, SRC, np.ones(2048, F32))
         with pytest.raises(KernelAbort):
-            AscendC.ReduceSum(T(DST, 8), T(SRC), T(WORK), 2048)
+            AscendC.ReduceSum(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), 2048)
         assert "BAD_PARAMETER" in c.diag.codes()
     c = CoreContext()
     with running(c):
         TPipe()
         with pytest.raises(NotImplementedError):
-            AscendC.ReduceSum(T(DST, 8), T(SRC), T(WORK), 256)
+            AscendC.ReduceSum(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), 256)
 
 
-def test_undefined_source_reaches_the_scalar_read(ctx):
+def test_undefined_source_reaches_the_scalar_read(ctx, tpipe):
     put(ctx, SRC, np.ones(1024, F32))                   # 1024..2047 never written
-    AscendC.ReduceSum(T(DST, 8), T(SRC), T(WORK), 2048)
+    AscendC.ReduceSum(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), 2048)
     assert any(d.code == "UNDEFINED_READ" for d in ctx.diag)

@@ -16,27 +16,11 @@ from toolkit.engine.runtime import CoreContext, GetBlockIdx, running
 from toolkit.record.diagnostics import KernelAbort
 from toolkit.record.events import BufferInit, QueueOp, ScalarOp
 
+from api_support import abort_code, line_of
+
 F32 = np.dtype(np.float32)
 BF16 = np.dtype(ml_dtypes.bfloat16)
 BUDGET = 253952
-
-
-@pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        yield c
-
-
-def line_of(marker: str) -> int:
-    with open(__file__, encoding="utf-8") as f:
-        return next(n for n, text in enumerate(f, 1) if marker in text and "line_of(" not in text)
-
-
-def abort_code(fn, *args) -> str:
-    with pytest.raises(KernelAbort) as ei:
-        fn(*args)
-    return ei.value.diag.code
 
 
 class Owner:
@@ -70,7 +54,7 @@ def test_ub_over_budget_reports_the_whole_plan(ctx):
     with pytest.raises(KernelAbort) as ei:
         pipe.InitBuffer(extra, 1)                                # <- over budget
     d = ei.value.diag
-    assert d.code == "UB_OVER_BUDGET" and d.line == line_of("# <- over budget")
+    assert d.code == "UB_OVER_BUDGET" and d.line == line_of(__file__, "# <- over budget")
     assert d.extra["plan"] == [
         {"name": "big", "position": "VECIN", "num": 2, "bytes_each": BUDGET // 2, "bytes": BUDGET},
         {"name": "extra", "position": "VECCALC", "num": 1, "bytes_each": 32, "bytes": 32}]
@@ -165,7 +149,7 @@ def test_leak_at_kernel_end_is_reported_by_launch():
     # non-fatal diagnostics are de-duplicated per (code, line) across cores: one report for both cores
     assert [d.core for d in leaks] == [0] and not r.aborted and not leaks[0].fatal
     assert "buffer 0 is still allocated" in leaks[0].message
-    assert leaks[0].file == os.path.abspath(__file__) and leaks[0].line == line_of("# <- leaked buffer")
+    assert leaks[0].file == os.path.abspath(__file__) and leaks[0].line == line_of(__file__, "# <- leaked buffer")
 
 
 def test_tbuf_get(ctx):
@@ -208,7 +192,7 @@ def test_get_value_of_never_written_ub_is_undefined_read(ctx):
     t.GetValue(1)                                                # <- undefined scalar read
     d = [d for d in ctx.diag if d.code == "UNDEFINED_READ"]
     assert len(d) == 1 and not d[0].fatal and d[0].address == 2052 and d[0].size == 4
-    assert d[0].line == line_of("# <- undefined scalar read")
+    assert d[0].line == line_of(__file__, "# <- undefined scalar read")
 
 
 def test_local_tensor_scalar_access_out_of_ub(ctx):

@@ -11,29 +11,14 @@ import pytest
 from toolkit.ascendc import regbase as Reg
 from toolkit.ascendc.dtypes import bfloat16_t, uint32_t
 from toolkit.ascendc.tensor import UbPtr
-from toolkit.engine.runtime import CoreContext, running
 from toolkit.record.diagnostics import KernelAbort
+
+from api_support import get, put, tree_sum
 
 F32, F64, U16, U32, I32 = (np.dtype(t) for t in (np.float32, np.float64, np.uint16, np.uint32, np.int32))
 BF16 = np.dtype(ml_dtypes.bfloat16)
 SRC, DST = 4096, 16384
 ZEROING, MERGING = Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING
-
-
-@pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        yield c
-
-
-def put(ctx, addr, arr):
-    ctx.ub.write(addr, np.ascontiguousarray(arr).reshape(-1).view(np.uint8))
-
-
-def get(ctx, addr, dt, n):
-    dt = np.dtype(dt)
-    return ctx.ub.view(addr, n * dt.itemsize).view(dt).copy()
 
 
 def run(ctx, body, inputs, dt=F32, out_dt=None):
@@ -226,14 +211,6 @@ def test_duplicate(ctx, form):
 
 
 # -- reductions ------------------------------------------------------------------------------------
-def tree_sum(v: np.ndarray) -> np.float32:
-    """Adjacent pairs, level by level, every addition rounded to fp32."""
-    v = [np.float32(x) for x in v]
-    while len(v) > 1:
-        v = [np.float32(v[2 * i] + v[2 * i + 1]) for i in range(len(v) // 2)]
-    return v[0]
-
-
 def seq_sum(v):
     acc = np.float32(0)
     for x in v:

@@ -11,33 +11,13 @@ import pytest
 from toolkit.ascendc import regbase as Reg
 from toolkit.ascendc.dtypes import uint32_t
 from toolkit.ascendc.tensor import UbPtr
-from toolkit.engine.runtime import CoreContext, running
 from toolkit.record.diagnostics import KernelAbort
+
+from api_support import get, line_of, put
 
 U8, U16, U32, U64, F32 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64, np.float32))
 UB_SIZE = 262144
 SRC, DST = 4096, 16384          # UB byte addresses used by most tests
-
-
-@pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        yield c
-
-
-def line_of(marker: str) -> int:
-    with open(__file__, encoding="utf-8") as f:
-        return next(n for n, text in enumerate(f, 1) if marker in text and "line_of(" not in text)
-
-
-def put(ctx, addr, arr):
-    ctx.ub.write(addr, np.ascontiguousarray(arr).reshape(-1).view(np.uint8))
-
-
-def get(ctx, addr, dt, n):
-    dt = np.dtype(dt)
-    return ctx.ub.view(addr, n * dt.itemsize).view(dt).copy()
 
 
 def rand_bytes(n, seed=0):
@@ -442,7 +422,7 @@ def BadStore(dst):
 def test_bad_address_aborts_at_the_kernel_line(ctx, vf, addr, code, marker):
     d = _abort(vf, ptr(addr)).diag
     assert d.code == code and d.fatal
-    assert d.file == os.path.abspath(__file__) and d.line == line_of(marker)
+    assert d.file == os.path.abspath(__file__) and d.line == line_of(__file__, marker)
     assert ctx.vf is None                                        # the core left the VF cleanly
 
 

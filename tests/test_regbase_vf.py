@@ -4,7 +4,6 @@ and the definedness shadow through registers."""
 from __future__ import annotations
 
 import os
-from collections import Counter
 
 import numpy as np
 import pytest
@@ -12,41 +11,17 @@ import pytest
 from toolkit.ascendc import regbase as Reg
 from toolkit.ascendc.dtypes import uint16_t, uint32_t
 from toolkit.ascendc.tensor import LocalTensor, UbPtr
-from toolkit.engine.runtime import CoreContext, running
 from toolkit.record.diagnostics import KernelAbort
 from toolkit.record.events import ITER, VfCall
+
+from api_support import last_vf, line_of, ops, put
 
 F32 = np.dtype(np.float32)
 SRC, DST = 4096, 16384
 
 
-@pytest.fixture
-def ctx():
-    c = CoreContext()
-    with running(c):
-        yield c
-
-
-def line_of(marker: str) -> int:
-    with open(__file__, encoding="utf-8") as f:
-        return next(n for n, text in enumerate(f, 1) if marker in text and "line_of(" not in text)
-
-
-def put(ctx, addr, arr):
-    ctx.ub.write(addr, np.ascontiguousarray(arr).reshape(-1).view(np.uint8))
-
-
 def fptr(addr):
     return UbPtr(addr, F32)
-
-
-def last_vf(ctx) -> VfCall:
-    ev = [e for e in ctx.events if isinstance(e, VfCall)][-1]
-    return ev
-
-
-def ops(ctx) -> Counter:
-    return Counter(i[0] for i in last_vf(ctx).instrs)
 
 
 # -- hardware loops ----------------------------------------------------------------------------------
@@ -67,7 +42,7 @@ def test_vloop_records_one_entry_per_loop_instance(ctx):
     loops = [i for i in instrs if i[0] == "RV_VLOOP"]
     assert [lp[3] for lp in loops] == [3, 2, 2, 2]               # 1 outer + 3 inner instances, trips > 0
     assert sum(1 for i in instrs if i[0] == ITER) == 3 + 3 * 2
-    assert ops(ctx)["RV_VST"] == 6
+    assert ops(last_vf(ctx))["RV_VST"] == 6
 
 
 def test_vloop_start_stop_form(ctx):
@@ -138,9 +113,9 @@ def test_identical_create_mask_is_emitted_once_per_vf(ctx):
         Reg.StoreAlign[float](dst, r, Reg.CreateMask[float, Reg.MaskPattern.VL8]())
 
     vf(fptr(DST))
-    assert ops(ctx)["RV_PSET"] == 2                              # ALL once, VL8 once
+    assert ops(last_vf(ctx))["RV_PSET"] == 2                              # ALL once, VL8 once
     vf(fptr(DST))
-    assert ops(ctx)["RV_PSET"] == 2                              # per VF instance, not per process
+    assert ops(last_vf(ctx))["RV_PSET"] == 2                              # per VF instance, not per process
 
 
 def test_dead_pset_is_removed(ctx):
@@ -157,7 +132,7 @@ def test_dead_pset_is_removed(ctx):
             Reg.StoreAlign[float](dst + i * 64, r, mask)
 
     vf(fptr(SRC), fptr(DST), 100)
-    assert ops(ctx)["RV_PSET"] == 0 and ops(ctx)["RV_PLT"] == 2
+    assert ops(last_vf(ctx))["RV_PSET"] == 0 and ops(last_vf(ctx))["RV_PLT"] == 2
 
 
 @pytest.mark.parametrize("invariant", [True, False])
@@ -175,7 +150,7 @@ def test_loop_invariant_plt_is_hoisted(ctx, invariant):
             Reg.StoreAlign[float](dst + i * 64, r, mask)
 
     vf(fptr(DST), 40 if invariant else 200)
-    assert ops(ctx)["RV_PLT"] == (1 if invariant else 4)
+    assert ops(last_vf(ctx))["RV_PLT"] == (1 if invariant else 4)
 
 
 def test_unmasked_duplicate_adds_one_implicit_pset_per_vf(ctx):
@@ -192,9 +167,9 @@ def test_unmasked_duplicate_adds_one_implicit_pset_per_vf(ctx):
         Reg.StoreAlign[float](dst, a, Reg.CreateMask[float]())
 
     vf(fptr(DST), True)
-    assert ops(ctx)["RV_PSET"] == 2                              # implicit b8 ALL + typed float ALL
+    assert ops(last_vf(ctx))["RV_PSET"] == 2                              # implicit b8 ALL + typed float ALL
     vf(fptr(DST), False)
-    assert ops(ctx)["RV_PSET"] == 3                              # implicit, explicit uint8 ALL, float ALL
+    assert ops(last_vf(ctx))["RV_PSET"] == 3                              # implicit, explicit uint8 ALL, float ALL
 
 
 # -- ZEROING accumulator ----------------------------------------------------------------------------
@@ -223,7 +198,7 @@ def test_zeroing_accumulator_warning(ctx, case, warn):
     found = [d for d in ctx.diag if d.code == "ZEROING_ACCUMULATOR"]
     assert bool(found) is warn
     if warn:
-        assert found[0].severity == "warning" and found[0].line == line_of("# <- zeroing fold")
+        assert found[0].severity == "warning" and found[0].line == line_of(__file__, "# <- zeroing fold")
         out = ctx.ub.view(DST, 256).view(F32)
         np.testing.assert_array_equal(out, np.where(np.arange(64) < 22, 3.0, 0.0))   # lanes 22.. lost
     elif case == "shrinking_merging":
@@ -241,7 +216,7 @@ def test_unaligned_store_not_flushed_is_reported_at_vf_end(ctx):
     vf(fptr(DST + 8))
     d = [d for d in ctx.diag if d.code == "UNALIGN_STORE_NOT_FLUSHED"]
     assert len(d) == 1 and not d[0].fatal
-    assert d[0].file == os.path.abspath(__file__) and d[0].line == line_of("# <- pending tail")
+    assert d[0].file == os.path.abspath(__file__) and d[0].line == line_of(__file__, "# <- pending tail")
     assert d[0].address == DST + 8 and d[0].size == 20
     assert not ctx.ub.defined[DST:DST + 64].any()                # nothing reached UB
 
@@ -281,8 +256,8 @@ def test_asc_vf_call_and_direct_call_each_record_one_vf_event(ctx):
     vfs = [e for e in ctx.events if isinstance(e, VfCall)]
     assert [(e.name, e.launch, e.nparams) for e in vfs] == [("Scale", "asc_vf_call", 3), ("Scale", "direct", 3),
                                                             ("Scale", "asc_vf_call", 3)]
-    assert vfs[0].where == (os.path.abspath(__file__), line_of("# <- asc_vf_call launch"))
-    assert vfs[1].where[1] == line_of("# <- direct launch")
+    assert vfs[0].where == (os.path.abspath(__file__), line_of(__file__, "# <- asc_vf_call launch"))
+    assert vfs[1].where[1] == line_of(__file__, "# <- direct launch")
     # same instruction stream; only the UB address of the store differs (DST vs DST + 256 B), from
     # which the timing view computes banks
     strip = lambda sig: [ins._replace(ub_addr=-1) for ins in sig[2]]  # noqa: E731
@@ -322,7 +297,7 @@ def test_simd_callee_is_inlined(ctx):
         fill(dst + 64, 2.0)
 
     vf(fptr(DST))
-    assert len([e for e in ctx.events if isinstance(e, VfCall)]) == 1 and ops(ctx)["RV_VST"] == 2
+    assert len([e for e in ctx.events if isinstance(e, VfCall)]) == 1 and ops(last_vf(ctx))["RV_VST"] == 2
 
 
 # -- definedness through registers -------------------------------------------------------------------

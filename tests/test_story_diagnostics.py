@@ -11,10 +11,7 @@ from operators.simd_vf_story.reduce import reduce_sum_ar_baseline as sum_ar
 from toolkit.ascendc import regbase as Reg
 from toolkit.ascendc.dtypes import uint32_t
 
-
-def line_of(marker: str) -> int:
-    with open(__file__, encoding="utf-8") as f:
-        return next(n for n, text in enumerate(f, 1) if marker in text and "line_of(" not in text)
+from api_support import line_of
 
 
 def reduce_kernel(base_cls, vf):
@@ -61,7 +58,7 @@ def test_zeroing_fold_fails_the_check_and_is_diagnosed():
     assert not r.check.passed and not r.passed
     diags = [d for d in r.diagnostics if d.code == "ZEROING_ACCUMULATOR"]
     assert diags and diags[0].file == os.path.abspath(__file__)
-    assert diags[0].line == line_of("# <- ZEROING fold")
+    assert diags[0].line == line_of(__file__, "# <- ZEROING fold")
 
 
 def test_the_merging_baseline_is_clean():
@@ -94,7 +91,7 @@ def test_missing_store_unalign_post_is_diagnosed():
     r = run_kernel(reduce_kernel(max_ar.KernelReduceMaxAr, ReduceMaxArVfNoPost), max_ar.HOST)
     assert not r.passed
     diags = [d for d in r.diagnostics if d.code == "UNALIGN_STORE_NOT_FLUSHED"]
-    assert diags and diags[0].line == line_of("# <- never flushed")
+    assert diags and diags[0].line == line_of(__file__, "# <- never flushed")
     # 78 floats = 312 B: the last 24 B stay pending, so they never reach GM
     assert diags[0].size == 312 % 32
 
@@ -138,5 +135,5 @@ def test_misaligned_load_align_points_at_the_kernel_line():
     assert not r.passed and r.launch.aborted          # fatal: the core stops, as the hardware would
     d = next(d for d in r.diagnostics if d.code == "UB_MISALIGNED")
     assert d.file == os.path.abspath(__file__)
-    assert d.line == line_of("# <- misaligned")
+    assert d.line == line_of(__file__, "# <- misaligned")
     assert d.address % 32 == 4
