@@ -228,7 +228,7 @@ def test_run_shows_launches_done_on_a_terminal_and_erases_the_line(sample, monke
     import pty
     import sys
 
-    from toolkit.cli import progress
+    from toolkit.console import progress
     master, slave = pty.openpty()
     stream = os.fdopen(slave, "w")
     os.set_blocking(master, False)

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from toolkit.cli import main, progress
+from toolkit.cli import main
+from toolkit.console import progress
 from toolkit.console.progress import ProgressLine, render
 
 
