@@ -38,21 +38,17 @@ def page_names(page: Page) -> list[tuple[str, str, list[str]]]:
     """(bare name, kind, forms) declared on a page, in the page's order. Forms that declare no name
     (``dst = src0 + src1``, a constant) belong to the page's first name; a page without prototypes names
     the identifiers of its title (``UnalignRegForLoad & UnalignRegForStore``)."""
+    named = [(decl, pages.decl_name(decl)) for decl in page.prototypes]
+    first = next((nk for _, nk in named if nk is not None), None)
     found: dict[str, tuple[str, list[str]]] = {}
-    loose: list[str] = []
-    for decl in page.prototypes:
-        nk = pages.decl_name(decl)
-        if nk is None:
-            loose.append(decl)
+    for decl, nk in named:
+        if nk is None and first is None:
             continue
-        name, kind = nk
+        name, kind = nk or first
         found.setdefault(name, (kind, []))[1].append(decl)
     if not found:
         for name in page.title_names:
             found.setdefault(name, ("type", []))
-    if loose and found:
-        first = next(iter(found))
-        found[first][1].extend(loose)
     return [(n, k, f) for n, (k, f) in found.items()]
 
 

@@ -77,18 +77,17 @@ def sections(text: str) -> dict[str, str]:
 
 
 def support_950(secs: dict[str, str]) -> str:
-    """What the support list says about Ascend 950: yes, no, or not stated (no list / no 950 line)."""
+    """What the support list says about Ascend 950: yes (for at least one of the groups of forms a list
+    may be split into), no, or not stated (no list / no 950 line)."""
     body = secs.get(SUPPORT_HEADING)
     if body is None:
         return NOT_STATED
+    said = set()
     for line in body.splitlines():
         if PRODUCT_950 in line:
             verdict = line.split(PRODUCT_950, 1)[1]
-            if "不支持" in verdict:
-                return NO
-            if "支持" in verdict:
-                return YES
-    return NOT_STATED
+            said.add(NO if "不支持" in verdict else YES if "支持" in verdict else NOT_STATED)
+    return YES if YES in said else NO if NO in said else NOT_STATED
 
 
 def header(text: str, secs: dict[str, str]) -> str | None:
@@ -162,7 +161,7 @@ _C_TYPE_NAMES = re.compile(r"\b(vector_[a-z0-9_]+|addr_reg)\b")
 def title_names(path: str, head: str, text: str) -> list[str]:
     """The identifiers of a page's title (``UnalignRegForLoad & UnalignRegForStore``); for a C-API page
     whose title has none (a page of register types), the register type names it lists."""
-    idents = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", head)
+    idents = re.findall(r"(?<!\w)[A-Za-z_][A-Za-z0-9_]*(?!\w)", head)    # not the "reg" of "reg数据类型"
     if not idents and path.startswith("C-API"):
         idents = sorted(set(_C_TYPE_NAMES.findall(text)))
     return idents
@@ -197,8 +196,12 @@ def declarations(block: str) -> list[str]:
     text = _ATTRIBUTE.sub("", _COMMENT.sub("", block))
     out: list[str] = []
     cur: list[str] = []
+    body_depth = 0
     for raw in text.splitlines():
         line = raw.strip()
+        if body_depth or (line.startswith("{") and not cur and out):
+            body_depth += line.count("{") - line.count("}")   # a body shown under the prototype: dropped
+            continue
         if not line:
             continue
         cur.append(line)
