@@ -412,6 +412,9 @@ def test_bridge_names_map_to_cxx_names(bridge_name, api):
      ("Gather", True)),
     ("k.asc:12:4: error: no matching function for call to \u2018AscendC::TQue<AscendC::TPosition::VECIN, 1>::AllocTensor()\u2019",
      ("AscendC::TQue::AllocTensor", True)),
+    ("k.asc:3:9: error: no member named 'Histograms' in namespace 'AscendC::Reg'", ("AscendC::Reg::Histograms", False)),
+    ("k.asc:4:9: error: no member named 'InitSpmBuffer' in 'AscendC::TPipe'", ("AscendC::TPipe::InitSpmBuffer", False)),
+    ("k.asc:5:9: error: use of undeclared identifier 'asc_add'", ("asc_add", False)),
     ("k.asc:13:1: error: expected \u2018;\u2019 before \u2018}\u2019 token", None),
 ])
 def test_api_in_compiler_error(error, found):
@@ -422,3 +425,11 @@ def test_catalog_json_entries_are_plain_json():
     """What the CLI and other tools get: strings, numbers, lists and booleans only."""
     e = store.load()[0]
     assert json.loads(json.dumps(e)) == e
+
+
+def test_c_api_dtypes_come_from_the_register_types_of_its_prototypes():
+    text = ("# asc_neg\n\n## 产品支持情况\n\n- Ascend 950PR/Ascend 950DT：支持\n\n## 函数原型\n\n```cpp\n"
+            "__simd_callee__ inline void asc_neg(vector_half& dst, vector_half src, vector_bool mask)\n"
+            "__simd_callee__ inline void asc_neg(vector_int32_t& dst, vector_int32_t src, vector_bool mask)\n```\n")
+    (e,) = build.entries_from([page("C-API/reg/arithmetic_compute/asc_neg.md", text)])
+    assert e["name"] == "asc_neg" and e["dtypes"] == ["int32_t", "half"] and len(e["forms"]) == 2

@@ -108,6 +108,8 @@ def _merge(e: dict, page: Page, forms: list[str]) -> None:
 def _finish(e: dict) -> None:
     sup = e.pop("supports")
     e["supported_950"] = YES if YES in sup else NO if sup and all(s == NO for s in sup) else NOT_STATED
+    if not e["dtypes"]:
+        e["dtypes"] = _register_dtypes(e["forms"])
     e["header"] = e["headers"][0] if e["headers"] else None
     if len(e["headers"]) <= 1:
         e.pop("headers")
@@ -116,6 +118,13 @@ def _finish(e: dict) -> None:
     e["groups"].sort()
     e["host_of"].sort()
     e["aliases"] = sorted(set(e["aliases"]))
+
+
+def _register_dtypes(forms: list[str]) -> list[str]:
+    """The element types of the C API's register operands (``vector_half`` -> half; the mask register
+    ``vector_bool`` is not an element type), for pages that state no dtypes in words."""
+    found = {m for f in forms for m in re.findall(r"\bvector_(\w+)", f)}
+    return [t for t in pages.DTYPES if t in found and t != "bool"]
 
 
 def _tie_host_helpers(entries: list[dict]) -> None:

@@ -108,7 +108,10 @@ _COMPILER_ERRORS = (
     (re.compile(rf"{_Q}([\w:]+){_Q_END} is not a member of {_Q}([\w:]+){_Q_END}"), lambda m: f"{m[2]}::{m[1]}", False),
     (re.compile(rf"{_Q}(?:class|struct) ([\w:]+)(?:<.*?>)?{_Q_END} has no member named {_Q}(\w+){_Q_END}"),
      lambda m: f"{m[1]}::{m[2]}", False),
+    (re.compile(rf"no member named {_Q}(\w+){_Q_END} in (?:namespace )?{_Q}([\w:]+)(?:<.*?>)?{_Q_END}"),
+     lambda m: f"{m[2]}::{m[1]}", False),                                                   # clang
     (re.compile(rf"{_Q}([\w:]+){_Q_END} was not declared in this scope"), lambda m: m[1], False),
+    (re.compile(rf"use of undeclared identifier {_Q}([\w:]+){_Q_END}"), lambda m: m[1], False),   # clang
     (re.compile(rf"no matching (?:member )?function for call to {_Q}(.*)"), lambda m: _callee(m[1]), True),
 )
 
