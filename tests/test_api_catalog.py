@@ -185,8 +185,8 @@ def test_a_page_gives_title_support_header_prototype_and_dtypes():
     p = page("基础API/Reg矢量计算/基础算术/Add.md", REG_ADD)
     assert p.title == "Add" and p.support == pages.YES and p.is_api
     assert p.header == "basic_api/reg_compute/demo_binary_intf.h"
-    assert p.prototypes == ["template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U> "
-                            "void Add(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)"]
+    assert p.prototypes == [("template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U> "
+                             "void Add(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)")]
     assert p.dtypes == ["int32_t", "half", "float"]          # the reference's order, escapes undone
 
 
@@ -204,9 +204,9 @@ def test_declarations_join_templates_drop_bodies_qualifiers_and_comments():
     assert p.prototypes == [
         "dst = Exp(src)",
         "template <typename T> void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count)",
-        "template <typename T, const ExpConfig& config = DEFAULT_EXP> void Exp(const LocalTensor<T>& dst, "
-        "const LocalTensor<T>& src, const int32_t& count)"]
-    assert p.dtypes == ["bfloat16_t", "half"][::-1]            # the other product's int8_t is not taken
+        ("template <typename T, const ExpConfig& config = DEFAULT_EXP> void Exp(const LocalTensor<T>& dst, "
+         "const LocalTensor<T>& src, const int32_t& count)")]
+    assert p.dtypes == ["half", "bfloat16_t"]                   # the other product's int8_t is not taken
 
 
 @pytest.mark.parametrize("decl, expect", [
@@ -433,3 +433,13 @@ def test_c_api_dtypes_come_from_the_register_types_of_its_prototypes():
             "__simd_callee__ inline void asc_neg(vector_int32_t& dst, vector_int32_t src, vector_bool mask)\n```\n")
     (e,) = build.entries_from([page("C-API/reg/arithmetic_compute/asc_neg.md", text)])
     assert e["name"] == "asc_neg" and e["dtypes"] == ["int32_t", "half"] and len(e["forms"]) == 2
+
+
+def test_a_bare_definition_page_and_a_type_page_name_their_type():
+    enum_page = "# PostLiteral\n\n```cpp\nenum class PostLiteral {\n    POST_MODE_NORMAL,\n    POST_MODE_UPDATE\n};\n```\n"
+    p = page("基础API/Reg矢量计算/辅助数据类型/PostLiteral.md", enum_page)
+    assert p.is_api and p.prototypes == ["enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE }"]
+    mask_page = REG_ADD.replace("# Add", "# MaskReg").replace("void Add(", "MaskReg CreateMask(")
+    es = by_name(build.entries_from([p, page("基础API/Reg矢量计算/寄存器数据类型/MaskReg.md", mask_page)]))
+    assert es["AscendC::Reg::PostLiteral"]["kind"] == "type"
+    assert es["AscendC::Reg::MaskReg"]["kind"] == "type" and es["AscendC::Reg::CreateMask"]["forms"]

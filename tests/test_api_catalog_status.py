@@ -83,16 +83,15 @@ def test_the_real_headers_through_the_preprocessor():
     assert "__GNUC__" not in s.macros and "errno" not in s.macros        # system headers' macros are not ours
 
 
+def entry(name: str, family: str, kind: str = "function", forms=("f",), scope: str | None = None, aliases=()):
+    return {"name": name, "family": family, "kind": kind, "forms": list(forms), "in_scope": scope is None,
+            "out_of_scope": scope, "aliases": list(aliases), "supported_950": "yes"}
+
+
 def test_coverage_counts_per_family():
-    entries = [
-        {"name": "AscendC::Reg::Add", "family": "F/a", "kind": "function", "forms": ["f1", "f2"], "in_scope": True,
-         "out_of_scope": None, "aliases": []},
-        {"name": "AscendC::Reg::Histograms", "family": "F/a", "kind": "function", "forms": ["f"], "in_scope": True,
-         "out_of_scope": None, "aliases": []},
-        {"name": "AscendC::Mmad", "family": "F/b", "kind": "listed", "forms": [], "in_scope": False,
-         "out_of_scope": "cube", "aliases": []},
-        {"name": "AscendC::tiling::XTiling", "family": "F/b", "kind": "struct", "forms": [], "in_scope": True,
-         "out_of_scope": None, "aliases": ["optiling::XTiling"]}]
+    entries = [entry("AscendC::Reg::Add", "F/a", forms=("f1", "f2")), entry("AscendC::Reg::Histograms", "F/a"),
+               entry("AscendC::Mmad", "F/b", kind="listed", forms=(), scope="cube"),
+               entry("AscendC::tiling::XTiling", "F/b", kind="struct", forms=(), aliases=["optiling::XTiling"])]
     implemented = {"AscendC::MicroAPI::Add": ["asc: void Add(R&)"], "AscendC::Reg::Add": ["python: m.Add"],
                    "optiling::XTiling": ["asc: struct XTiling"], "AscendC::Reg::Mula": ["asc: void Mula()"],
                    "ASC_API": ["asc: #define ASC_API"]}
@@ -104,6 +103,14 @@ def test_coverage_counts_per_family():
                                       "forms": ["asc: void Add(R&)", "python: m.Add"]}]
     assert b["out_of_scope_reasons"] == {"cube": 1} and b["implemented"] == 1
     assert rep["not_catalogued"] == ["AscendC::Reg::Mula"]               # machinery (ASC_API) left out
+
+
+def test_a_name_two_families_document_is_credited_to_the_basic_api():
+    entries = [entry("AscendC::Exp", "基础API/Memory矢量计算"), entry("AscendC::Exp", "高阶API/数学计算")]
+    rep = coverage.coverage(entries, {"AscendC::Exp": ["asc: void Exp(dst, src, n)"]})
+    basic, high = rep["families"][0], rep["families"][1]
+    assert (basic["family"], basic["implemented"], high["implemented"]) == ("基础API/Memory矢量计算", 1, 0)
+    assert high["missing"] == ["AscendC::Exp"]
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ to preprocess the headers")

@@ -38,10 +38,11 @@ def provisional_implemented() -> dict[str, list[str]]:
 def api_command(json_path, missing, family) -> int:
     """The Ascend C API catalog against the toolkit: per family in scope / implemented / missing / out of scope."""
     plan = OutputPlan({"json": json_path})
-    entries = [e for e in store.load() if family is None or family in e["family"]]
+    catalog = store.load()
+    entries = [e for e in catalog if family is None or family in e["family"]]
     if not entries:
         raise BadUsage(f"no catalog family matches {family!r}")
-    report = coverage.coverage(entries, provisional_implemented())
+    report = coverage.coverage(entries, provisional_implemented(), catalog)
     report["catalog"] = {**store.meta(), "entries": len(entries)}
     if "json" in plan:
         plan.commit({"json": dump_json(report)})

@@ -23,6 +23,8 @@ _HOST_NAME = re.compile(r"^Get\w*(TmpSize|TmpBufferFactorSize|TilingInfo|Tilling
                         r"\w+TilingFunc$|^IsBasicBlockIn\w+$|^\w+Tiling$")
 _TILING_TYPE = re.compile(r"\b(?:optiling|AscendC::tiling)::([A-Z]\w*)")
 HIGH_LEVEL = "高阶API"
+#: folders whose pages document a type (the title), even when their prototypes are of other functions
+TYPE_FOLDERS = {"寄存器数据类型", "辅助数据类型", "辅助数据结构", "数据结构"}
 
 
 def family_of(path: str) -> str:
@@ -49,6 +51,9 @@ def page_names(page: Page) -> list[tuple[str, str, list[str]]]:
     if not found:
         for name in page.title_names:
             found.setdefault(name, ("type", []))
+    own = pages.own_name(page.title)
+    if own and own not in found and TYPE_FOLDERS & set(page.path.split("/")[:-1]):
+        found[own] = ("type", [])           # MaskReg's page documents CreateMask and UpdateMask
     return [(n, k, f) for n, (k, f) in found.items()]
 
 

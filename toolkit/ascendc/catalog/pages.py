@@ -167,11 +167,21 @@ def title_names(path: str, head: str, text: str) -> list[str]:
     return idents
 
 
+def own_name(head: str) -> str | None:
+    """The identifier a page's title is, if it is one (``PipeBarrier(ISASI)`` -> ``PipeBarrier``)."""
+    bare = re.sub(r"[（(]ISASI[)）]", "", head).strip()
+    return bare if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", bare) else None
+
+
 def read_page(path: str, text: str) -> Page:
     secs = sections(text)
     head = title(text)
+    protos = page_prototypes(secs)
+    name = own_name(head)
+    if not secs and name:         # a bare definition page (an enum or struct): its code declares the title
+        protos = [d for b in code_blocks(text) for d in declarations(b) if (decl_name(d) or ("",))[0] == name]
     return Page(path=path, title=head, support=support_950(secs), header=header(text, secs),
-                prototypes=page_prototypes(secs), dtypes=dtypes(secs), title_names=title_names(path, head, text))
+                prototypes=protos, dtypes=dtypes(secs), title_names=title_names(path, head, text))
 
 
 _INDEX_ROW = re.compile(r"^\|\s*\[([^\]]+)\]\(([^)#\s]+\.md)(?:#[^)]*)?\)\s*\|")
