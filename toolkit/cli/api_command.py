@@ -6,7 +6,6 @@ import unicodedata
 
 import click
 
-from toolkit.ascendc.catalog import coverage, status, store
 from toolkit.console.outputs import BadUsage, OutputPlan
 
 from . import EXIT_OK, cli, dump_json
@@ -24,6 +23,7 @@ def provisional_implemented() -> dict[str, list[str]]:
     """What the toolkit implements today, asked of its headers (through the bridge's resolver) and its
     Python kernel API (toolkit.ascendc.catalog.status)."""
     from toolkit.asc.build import INCLUDE, BuildError, find_compiler
+    from toolkit.ascendc.catalog import status
     try:
         cxx = find_compiler()
     except BuildError as err:
@@ -37,6 +37,10 @@ def provisional_implemented() -> dict[str, list[str]]:
 @click.option("--family", "family", type=str, default=None, help="only the families whose path contains TEXT")
 def api_command(json_path, missing, family) -> int:
     """The Ascend C API catalog against the toolkit: per family in scope / implemented / missing / out of scope."""
+    from toolkit.ascendc.catalog import (  # loaded when the command runs, not at CLI start
+        coverage,
+        store,
+    )
     plan = OutputPlan({"json": json_path})
     catalog = store.load()
     entries = [e for e in catalog if family is None or family in e["family"]]
@@ -85,8 +89,8 @@ def render(report: dict, missing: bool) -> str:
 
 
 def _form_counts(api: dict) -> str:
-    asc = sum(f.startswith(status.ASC) for f in api["forms"])
-    py = sum(f.startswith(status.PYTHON) for f in api["forms"])
+    asc = sum(f.startswith("asc: ") for f in api["forms"])
+    py = sum(f.startswith("python: ") for f in api["forms"])
     parts = ([f"asc {asc} form{'s' * (asc != 1)}"] if asc else []) + (["python"] if py else [])
     return ", ".join(parts) + f" (documented {api['documented_forms']})"
 
