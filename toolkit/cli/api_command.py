@@ -1,0 +1,107 @@
+"""``migrate-check api``: the vendor's Ascend C API (the committed catalog) against what the toolkit
+implements, per family: in scope, implemented (with the forms covering each API), missing, out of scope."""
+from __future__ import annotations
+
+import unicodedata
+
+import click
+
+from toolkit.console.outputs import BadUsage, OutputPlan
+
+from . import EXIT_OK, cli, dump_json
+
+
+def _resolvable(bridge_name: str) -> bool:
+    """Whether the bridge has an implementation behind a name a header calls (a method name is taken on
+    trust: its object is only known at the call)."""
+    from toolkit.asc import bridge
+    fn = bridge.resolve(bridge_name).fn
+    return not (fn is not None and getattr(fn, "__qualname__", "").startswith("_missing."))
+
+
+def provisional_implemented() -> dict[str, list[str]]:
+    """What the toolkit implements today, asked of its headers (through the bridge's resolver) and its
+    Python kernel API (toolkit.ascendc.catalog.status)."""
+    from toolkit.asc.build import INCLUDE, BuildError, find_compiler
+    from toolkit.ascendc.catalog import status
+    try:
+        cxx = find_compiler()
+    except BuildError as err:
+        raise BadUsage(f"reading the headers needs a C++ compiler: {err}") from None
+    return status.implemented_names(INCLUDE, cxx, _resolvable)
+
+
+@cli.command("api")
+@click.option("--json", "json_path", type=str, default=None, help="write the report as JSON to PATH ('-' = stdout)")
+@click.option("--missing", is_flag=True, help="list the in-scope names not implemented yet (instead of the forms)")
+@click.option("--family", "family", type=str, default=None, help="only the families whose path contains TEXT")
+def api_command(json_path, missing, family) -> int:
+    """The Ascend C API catalog against the toolkit: per family in scope / implemented / missing / out of scope."""
+    from toolkit.ascendc.catalog import (  # loaded when the command runs, not at CLI start
+        coverage,
+        store,
+    )
+    plan = OutputPlan({"json": json_path})
+    catalog = store.load()
+    entries = [e for e in catalog if family is None or family in e["family"]]
+    if not entries:
+        raise BadUsage(f"no catalog family matches {family!r}")
+    report = coverage.coverage(entries, provisional_implemented(), catalog)
+    report["catalog"] = {**store.meta(), "entries": len(entries)}
+    if "json" in plan:
+        plan.commit({"json": dump_json(report)})
+    if not plan.stdout_taken:
+        click.echo(render(report, missing))
+    return EXIT_OK
+
+
+def _width(s: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+def _pad(s: str, n: int) -> str:
+    return s + " " * max(0, n - _width(s))
+
+
+def render(report: dict, missing: bool) -> str:
+    """The text report: the per-family table, then per family the implemented APIs with their forms
+    (or, with ``missing``, the names still missing)."""
+    meta = report["catalog"]
+    pct = 100.0 * report["implemented"] / report["in_scope"] if report["in_scope"] else 0.0
+    lines = [(f"Ascend C API catalog: {meta['entries']} names from {meta['pages_read']} reference pages; "
+              f"in scope {report['in_scope']}, implemented {report['implemented']} ({pct:.1f} %), "
+              f"missing {report['missing']}, out of scope {report['out_of_scope']}"),
+             f"{_pad('family', 28)} {'in scope':>8} {'implemented':>11} {'missing':>7} {'out of scope':>12}"]
+    for f in report["families"]:
+        lines.append(f"{_pad(f['family'], 28)} {f['in_scope']:>8} {f['implemented']:>11} {len(f['missing']):>7} "
+                     f"{f['out_of_scope']:>12}")
+    for f in report["families"]:
+        if missing and f["missing"]:
+            lines.append(f"\n{f['family']}: missing {len(f['missing'])}")
+            lines += _wrap(f["missing"])
+        elif not missing and f["implemented_apis"]:
+            lines.append(f"\n{f['family']}: implemented {f['implemented']} (forms: asc = .asc route, python = kernel API)")
+            lines += [f"  {a['name']}: {_form_counts(a)}" for a in f["implemented_apis"]]
+    if report["not_catalogued"]:
+        lines.append(f"\nthe toolkit also declares {len(report['not_catalogued'])} names the catalog does not know: "
+                     + ", ".join(report["not_catalogued"]))
+    return "\n".join(lines)
+
+
+def _form_counts(api: dict) -> str:
+    asc = sum(f.startswith("asc: ") for f in api["forms"])
+    py = sum(f.startswith("python: ") for f in api["forms"])
+    parts = ([f"asc {asc} form{'s' * (asc != 1)}"] if asc else []) + (["python"] if py else [])
+    return ", ".join(parts) + f" (documented {api['documented_forms']})"
+
+
+def _wrap(items: list[str], width: int = 110) -> list[str]:
+    lines, cur = [], "  "
+    for it in items:
+        if len(cur) + len(it) + 2 > width and cur.strip():
+            lines.append(cur.rstrip(", "))
+            cur = "  "
+        cur += it + ", "
+    if cur.strip():
+        lines.append(cur.rstrip(", "))
+    return lines
