@@ -15,8 +15,6 @@ from toolkit.cli import (
 )
 from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
-from toolkit.views.cycles import compare_cycles_table
-from toolkit.views.launch_summary import time_launches
 from toolkit.views.ub_report import compare_table, gate_lines
 
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
@@ -43,6 +41,8 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
                trace_path, force, html_path, advise, jobs) -> int:
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
+    from toolkit.views.launch_summary import time_launches
+
     from . import host
 
     params = host.KvParams(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon)
@@ -132,11 +132,14 @@ def _report_text(runs: dict) -> str:
 
 
 def _advice_text(report: dict) -> str:
+    if not report.get("advisor"):
+        return ""
     from .advise import advice_text
-    return "\n\n" + advice_text(report["advisor"]) if report.get("advisor") else ""
+    return "\n\n" + advice_text(report["advisor"])
 
 
 def _cycles_text(cycles: dict, machine) -> str:
+    from toolkit.views.cycles import compare_cycles_table
     return (f"Cycles (model {machine.name} v{machine.version}; 1 cycle = 1/{machine.clock_mhz} us)\n"
             + compare_cycles_table(cycles))
 

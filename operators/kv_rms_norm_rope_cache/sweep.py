@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -23,10 +23,10 @@ from toolkit.cli import force_option
 from toolkit.cli.sweep_command import SweepRun, combinations, parse_axis, sweep_options
 from toolkit.machine import load_machine
 from toolkit.sweep.rows import OK, REFUSED, make_row, status_of
-from toolkit.views.cycles import cycle_summary
 from toolkit.views.ub_report import ub_report
 
-from . import host
+if TYPE_CHECKING:                    # imported where used: `sweep --help` does not load the emulator
+    from . import host
 
 PARAMS = {"batch": int, "num_head": int, "seq": int, "dv": int, "dk": int, "ub_factor": int, "cores": int,
           "seed": int, "epsilon": float}
@@ -47,6 +47,7 @@ def _model():
 def _case(p: host.KvParams, data_dir: str | None = None) -> dict:
     """The data of ``p``'s shape: ``data_dir``'s files, else generated (ubFactor and cores do not change
     the data, so a worker generates it once per shape)."""
+    from . import host
     if data_dir is not None:
         return host.load_case(p, data_dir)
     return _case_of(dataclasses.replace(p, ub_factor=1, cores=1))
@@ -54,6 +55,7 @@ def _case(p: host.KvParams, data_dir: str | None = None) -> dict:
 
 @functools.lru_cache(maxsize=2)
 def _case_of(p: host.KvParams) -> dict:
+    from . import host
     return host.load_case(p, None)
 
 
@@ -63,14 +65,17 @@ def _max_ub(backend: str, p: host.KvParams) -> int:
 
 @functools.lru_cache(maxsize=16)
 def _max_ub_of(backend: str, p: host.KvParams) -> int:
+    from . import host
     return host.max_ub_factor(_kernel_cls(backend), p, _machine())
 
 
 def _kernel_cls(backend: str):
+    from . import host
     return host.backend_module(backend).KernelKvRmsNormRopeCache
 
 
 def params_of(point: dict) -> host.KvParams:
+    from . import host
     d = dict(point["params"])
     if d.get("cores") is None:
         d["cores"] = _machine().aiv_cores
@@ -79,6 +84,7 @@ def params_of(point: dict) -> host.KvParams:
 
 def canonical(point: dict) -> tuple:
     """Points with equal keys are the same run (the tiling caps ubFactor at blockFactor)."""
+    from . import host
     p = params_of(point)
     try:
         t = host.make_tiling(p, _machine())
@@ -90,6 +96,9 @@ def canonical(point: dict) -> tuple:
 
 def run_point(point: dict) -> dict:
     """The row of one (backend, options) point."""
+    from toolkit.views.cycles import cycle_summary
+
+    from . import host
     backend, p = point["series"], params_of(point)
     try:
         p.validate()

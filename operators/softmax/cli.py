@@ -13,11 +13,9 @@ from toolkit.cli import (
 )
 from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
-from toolkit.views.cycles import compare_cycles_table
-from toolkit.views.launch_summary import time_launches
 from toolkit.views.ub_report import compare_table, gate_lines
 
-from .common import SINGLE_CORE_M, TOTAL_M, TOTAL_N
+from .sample_shape import SINGLE_CORE_M, TOTAL_M, TOTAL_N
 
 
 @click.command("softmax")
@@ -33,6 +31,8 @@ from .common import SINGLE_CORE_M, TOTAL_M, TOTAL_N
 def softmax_command(ctx: click.Context, total_m, total_n, single_core_m, seed, data_dir, json_path, trace_path,
                     force) -> int:
     """Softmax 0_membase / 3_multi_row / 7_merged_vf_direct: sample gate, float64 check, UB, cycles, task time."""
+    from toolkit.views.launch_summary import time_launches
+
     from . import host
     from .common import SoftmaxShape
 
@@ -74,6 +74,8 @@ def _select(selector: str, variants: dict) -> list[str]:
 
 
 def _text(runs: dict, cycles: dict, machine) -> str:
+    from toolkit.views.cycles import compare_cycles_table
+
     lines: list[str] = []
     for v, run in runs.items():
         lines.append(f"Run {v}, blocks {run.shape.blocks}, tileLen {run.shape.tileLen}")

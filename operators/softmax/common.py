@@ -16,8 +16,8 @@ from toolkit.ascendc.sync import HardEvent, PipeBarrier, PipeType, SetFlag, Wait
 from toolkit.ascendc.tensor import GlobalTensor, LocalTensor, UbPtr, gm_cast
 from toolkit.engine.runtime import GetBlockIdx
 
-TOTAL_M, TOTAL_N = 256, 2048
-SINGLE_CORE_M, SINGLE_CORE_N = 8, 2048
+from .sample_shape import SINGLE_CORE_M, SINGLE_CORE_N, TOTAL_M, TOTAL_N
+
 TILE_LEN = 2 * SINGLE_CORE_N
 COMPARE_TOL = 1e-3
 EVENT_ID0, EVENT_ID1 = 0, 1

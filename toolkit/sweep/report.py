@@ -6,9 +6,6 @@ import csv
 import io
 from typing import Any
 
-from toolkit.views import charts
-from toolkit.views.html_report import Section, chart, esc, page, table
-
 from .rows import OK
 
 CSV_FIELDS = ("status", "passed", "ub_bytes", "ub_budget", "kernel_cycles", "task_cycles", "bound", "bound_share",
@@ -95,14 +92,18 @@ def csv_text(doc: dict) -> str:
 
 
 def figure(doc: dict):
+    from toolkit.views import charts  # matplotlib: only for a picture (--plot, --html)
     return charts.sweep_scatter(doc["rows"], doc.get("ub_budget"))
 
 
 def plot(doc: dict, fmt: str) -> str | bytes:
+    from toolkit.views import charts
     return charts.to_png(figure(doc)) if fmt == "png" else charts.to_svg(figure(doc))
 
 
 def html_page(doc: dict, title: str) -> str:
+    from toolkit.views import charts
+    from toolkit.views.html_report import Section, chart, esc, page, table
     sections = [
         Section("summary", "Summary", f"<p>{esc(summary_line(doc))}</p>"),
         Section("sweep-plot", "Cycles against UB bytes",
