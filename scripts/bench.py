@@ -2,8 +2,9 @@
 """Wall-clock and memory benchmarks of the main jobs (not a test: speed goes here).
 
     python scripts/bench.py [--repeat N] [--quick] [--no-jobs] [--json PATH|-]
+                            [--elementwise-rows N] [--elementwise-only] [--profile]
 
-Two tables, measured in one run on the same machine:
+Three tables, measured in one run on the same machine:
 
 * **scaling** (KV operator at 1024, 8192 and 65536 rows; ``--quick``: 1024 and 8192 only). Per size:
   the numpy golden of the same operator on the same data (float32 RMSNorm + RoPE of the case's bf16
@@ -14,17 +15,27 @@ Two tables, measured in one run on the same machine:
   command ``migrate-check kv_rms_norm_rope_cache --batch B --seq S`` as a user runs it (a fresh process,
   CLI start included): wall time, per row, multiple of the golden, peak resident set and its growth per
   row over the smallest size.
+* **elementwise** (``--elementwise-only``: this row alone): our GeLU kernel (operators/elementwise/gelu_tanh.py:
+  13 vector ops per element, one VF per row, 128 hardware-loop iterations per VF) on x[8192, 8192] fp32 over
+  64 cores (``--elementwise-rows N``: N rows; ``--quick``: 1024). In a fresh process: the emulation (GM
+  buffers and the launch; data generation not counted) and its peak resident set as a multiple of the
+  input + output bytes; in another, the numpy golden of the same op chain on the same data (best of
+  ``--repeat``, at least 3) and its peak; their ratio; whether the output is bit-identical to the golden.
+  ``--profile``: the emulation runs under cProfile and the top entries are printed (times inflated).
 * **jobs** (``--no-jobs`` skips them): median wall time of ``migrate-check kv_rms_norm_rope_cache`` at the
   sample shape (both backends, and RegBase alone), the 26-kernel ``migrate-check simd_vf_story`` and the
-  calibration table of ``scripts/calibrate.py``, in-process, ``--repeat`` times each.
+  calibration table of ``scripts/calibrate.py``, in-process, ``--repeat`` times each; and the start-up:
+  ``migrate-check --help`` in a fresh process (median of 10, wall and CPU time).
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import cProfile
 import io
 import json
 import os
+import pstats
 import shutil
 import statistics
 import subprocess
@@ -40,6 +51,9 @@ from toolkit.console.outputs import OutputPlan
 SIZES = {1024: (8, 128), 8192: (64, 128), 65536: (64, 1024)}
 QUICK = (1024, 8192)
 BACKENDS = ("membase", "regbase")
+#: the elementwise row: x[rows, cols] fp32 on 64 cores (cols 8192 = 128 VL chunks: the VF's iterations)
+ELEMENTWISE = {"rows": 8192, "cols": 8192, "cores": 64}
+ELEMENTWISE_QUICK_ROWS = 1024
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -200,6 +214,89 @@ def scaling_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+# -- the elementwise row ------------------------------------------------------------------------------
+def elementwise_child(rows: int, cols: int, profile: bool) -> dict:
+    """Emulate the GeLU kernel on x[rows, cols] (fresh process): time, peak memory, bit-exactness."""
+    import numpy as np
+
+    from operators.elementwise import gelu_tanh as G
+    from toolkit.engine.launch import gm_alloc, launch
+
+    t0 = time.perf_counter()
+    x = G.gen_x(rows, cols)
+    gen_s = time.perf_counter() - t0
+    tiling = G.make_tiling(rows, cols, ELEMENTWISE["cores"])
+    prof = cProfile.Profile() if profile else None
+    before = _rss_bytes()
+    with RssPeak() as mem:
+        t0, c0 = time.perf_counter(), time.process_time()
+        gx, gy = gm_alloc("x", x, share=True), gm_alloc("y", x.nbytes)
+        if prof:
+            prof.enable()
+        run = launch(G.gelu_tanh, G.block_num(tiling), [gx, gy, tiling])
+        if prof:
+            prof.disable()
+        emulate_s, emulate_cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    exact = bool(np.array_equal(gy.buf.as_array(np.uint32), G.golden(x).reshape(-1).view(np.uint32)))
+    out = {"gen_s": gen_s, "emulate_s": emulate_s, "emulate_cpu_s": emulate_cpu_s, "peak_rss_bytes": mem.peak, "growth_bytes": mem.peak - before,
+           "io_bytes": 2 * x.nbytes, "bit_exact": exact,
+           "passed": exact and not run.aborted and not run.diagnostics.errors()}
+    if prof:
+        text = io.StringIO()
+        stats = pstats.Stats(prof, stream=text)
+        stats.sort_stats("tottime").print_stats(20)
+        stats.sort_stats("cumulative").print_stats(25)
+        out["profile"] = text.getvalue()
+    return out
+
+
+def elementwise_golden_child(rows: int, cols: int, repeat: int) -> dict:
+    """The numpy golden of the same op chain on the same data (fresh process): best time and peak memory."""
+    from operators.elementwise import gelu_tanh as G
+
+    x = G.gen_x(rows, cols)
+    best, best_cpu = float("inf"), float("inf")
+    with RssPeak() as mem:
+        for _ in range(max(repeat, 3)):
+            t0, c0 = time.perf_counter(), time.process_time()
+            G.golden(x)
+            best, best_cpu = min(best, time.perf_counter() - t0), min(best_cpu, time.process_time() - c0)
+    return {"golden_s": best, "golden_cpu_s": best_cpu, "peak_rss_bytes": mem.peak}
+
+
+def measure_elementwise(rows: int, repeat: int, profile: bool) -> dict:
+    cols = ELEMENTWISE["cols"]
+    me = [sys.executable, os.path.abspath(__file__), "--repeat", str(repeat), *(["--profile"] if profile else []),
+          "--child"]
+    out = {"rows": rows, "cols": cols, "cores": ELEMENTWISE["cores"], "iterations_per_vf": cols // 64,
+           "profiled": profile}
+    out["golden"] = json.loads(spawn(me + ["elementwise-golden", str(rows), str(cols)])[2])
+    out["emulation"] = json.loads(spawn(me + ["elementwise", str(rows), str(cols)])[2])
+    e, g = out["emulation"], out["golden"]
+    out["x_golden"] = e["emulate_s"] / g["golden_s"]
+    out["cpu_x_golden"] = e["emulate_cpu_s"] / g["golden_cpu_s"]
+    e["x_io"] = e["peak_rss_bytes"] / e["io_bytes"]
+    g["x_io"] = g["peak_rss_bytes"] / e["io_bytes"]
+    return out
+
+
+def elementwise_table(r: dict) -> str:
+    e, g = r["emulation"], r["golden"]
+    mb = 2 ** 20
+    note = " (under cProfile: times inflated)" if r["profiled"] else ""
+    head = (f"elementwise x[{r['rows']}, {r['cols']}] fp32 on {r['cores']} cores, {r['iterations_per_vf']} "
+            f"iterations per VF, 13 ops/element (operators/elementwise/gelu_tanh.py){note}")
+    times = (f"  emulate {e['emulate_s']:.2f} s (data generation {e['gen_s']:.2f} s, not counted) = "
+             f"{r['x_golden']:.1f}x the numpy golden ({g['golden_s']:.3f} s); output bit-identical to the golden: "
+             f"{'yes' if e['bit_exact'] else 'NO'}\n"
+             f"  CPU time: emulate {e['emulate_cpu_s']:.2f} s = {r['cpu_x_golden']:.1f}x the golden's "
+             f"{g['golden_cpu_s']:.3f} s (the wall-time ratio drifts when other jobs load the machine)")
+    memory = (f"  peak RSS {e['peak_rss_bytes'] / mb:.0f} MB = {e['x_io']:.2f}x input + output "
+              f"({e['io_bytes'] / mb:.0f} MB; the run added {e['growth_bytes'] / mb:.0f} MB); golden peak "
+              f"{g['peak_rss_bytes'] / mb:.0f} MB = {g['x_io']:.2f}x")
+    return "\n".join([head, times, memory])
+
+
 # -- the jobs table -----------------------------------------------------------------------------------
 def _time(fn, repeat: int) -> list[float]:
     out = []
@@ -209,6 +306,19 @@ def _time(fn, repeat: int) -> list[float]:
             fn()
         out.append(time.perf_counter() - t0)
     return out
+
+
+def startup(n: int = 10) -> dict:
+    """``migrate-check --help`` in a fresh process ``n`` times: median wall and CPU (user + system) seconds."""
+    walls, cpus = [], []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(_migrate_check() + ["--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                stdin=subprocess.DEVNULL)
+        _, _, usage = os.wait4(proc.pid, 0)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(usage.ru_utime + usage.ru_stime)
+    return {"median_s": statistics.median(walls), "cpu_median_s": statistics.median(cpus), "times_s": walls}
 
 
 def run_jobs(repeat: int, say) -> dict:
@@ -229,7 +339,11 @@ def run_jobs(repeat: int, say) -> dict:
         times = results[name] = _time(fn, repeat)
         say(f"{name:58s} median {statistics.median(times):6.2f} s  (min {min(times):.2f}, "
             f"max {max(times):.2f}, n={len(times)})")
-    return {name: {"median_s": statistics.median(t), "times_s": t} for name, t in results.items()}
+    out = {name: {"median_s": statistics.median(t), "times_s": t} for name, t in results.items()}
+    s = out["migrate-check --help (fresh process)"] = startup()
+    say(f"{'migrate-check --help (fresh process)':58s} median {s['median_s']:6.2f} s  (CPU {s['cpu_median_s']:.2f} s, "
+        f"n={len(s['times_s'])})")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -237,31 +351,53 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="scaling table at 1024 and 8192 rows only")
     ap.add_argument("--no-jobs", action="store_true", help="skip the in-process jobs table")
+    ap.add_argument("--elementwise-rows", type=int, default=None,
+                    help=f"rows of the elementwise row's x (default {ELEMENTWISE['rows']}; --quick: "
+                         f"{ELEMENTWISE_QUICK_ROWS})")
+    ap.add_argument("--elementwise-only", action="store_true", help="run the elementwise row alone")
+    ap.add_argument("--profile", action="store_true", help="profile the elementwise emulation (cProfile top entries)")
     ap.add_argument("--json", default=None, help="write the figures as JSON to PATH ('-' = stdout)")
-    ap.add_argument("--child", nargs=3, metavar=("WHAT", "BATCH", "SEQ"), help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=3, metavar=("WHAT", "N1", "N2"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        what, batch, seq = args.child[0], int(args.child[1]), int(args.child[2])
-        got = {"golden_s": golden_seconds(batch, seq, args.repeat)} if what == "golden" else child(what, batch, seq)
-        print(json.dumps(got))
+        print(json.dumps(run_child(args.child[0], int(args.child[1]), int(args.child[2]), args)))
         return 0
     if args.repeat <= 0:
         raise BadUsage(f"--repeat must be positive (got {args.repeat})")
+    rows = args.elementwise_rows or (ELEMENTWISE_QUICK_ROWS if args.quick else ELEMENTWISE["rows"])
+    if rows <= 0:
+        raise BadUsage(f"--elementwise-rows must be positive (got {rows})")
     plan = OutputPlan({"json": args.json})
 
     def say(text: str) -> None:
         if not plan.stdout_taken:
             print(text, flush=True)
 
-    scaling = []
-    for rows in (QUICK if args.quick else tuple(SIZES)):
-        scaling.append(measure_size(rows, args.repeat))
+    scaling: list[dict] = []
+    for size in (() if args.elementwise_only else QUICK if args.quick else tuple(SIZES)):
+        scaling.append(measure_size(size, args.repeat))
     derive(scaling)
-    say(scaling_table(scaling))
-    jobs = {} if args.no_jobs else run_jobs(args.repeat, say)
+    if scaling:
+        say(scaling_table(scaling))
+    elementwise = measure_elementwise(rows, args.repeat, args.profile)
+    say(elementwise_table(elementwise))
+    if args.profile:
+        say(elementwise["emulation"]["profile"])
+    jobs = {} if args.no_jobs or args.elementwise_only else run_jobs(args.repeat, say)
     if "json" in plan:
-        plan.commit({"json": json.dumps({"scaling": scaling, "jobs": jobs}, indent=2)})
+        plan.commit({"json": json.dumps({"scaling": scaling, "elementwise": elementwise, "jobs": jobs}, indent=2)})
     return 0
+
+
+def run_child(what: str, n1: int, n2: int, args: argparse.Namespace) -> dict:
+    """One measurement of a fresh process (``--child WHAT N1 N2``; N1, N2: batch, seq or rows, cols)."""
+    if what == "golden":
+        return {"golden_s": golden_seconds(n1, n2, args.repeat)}
+    if what == "elementwise":
+        return elementwise_child(n1, n2, args.profile)
+    if what == "elementwise-golden":
+        return elementwise_golden_child(n1, n2, args.repeat)
+    return child(what, n1, n2)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Elementwise kernels of our own (bench and test workloads, no vendor sample behind them)."""
