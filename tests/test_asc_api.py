@@ -501,7 +501,7 @@ def MoreVF(out, x, mbuf, ix):
 
 
 def more_kernel(x, ix, out, cout):
-    from toolkit.asc import capi
+    from toolkit.ascendc import capi
     from toolkit.ascendc.dma import DataCopy
     from toolkit.ascendc.pipe import GetTPipePtr
     from toolkit.ascendc.sync import HardEvent, SetFlag, WaitFlag
@@ -529,7 +529,7 @@ def more_kernel(x, ix, out, cout):
     capi.asc_init()
     u = t[3072].GetPhyAddr()
     capi.asc_copy_gm2ub_sync(u, GmPtr(x.buf, 0, np.float32), 256)
-    capi.CAPI["asc_add_sync"](u + 64, u, u, 64)
+    capi.asc_add_sync(u + 64, u, u, 64)
     capi.asc_copy_ub2gm_sync(GmPtr(cout.buf, 0, np.float32), u + 64, 256)
 
 

@@ -17,9 +17,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from toolkit.ascendc import dma, dtypes, membase, regbase, sync
+from toolkit.ascendc import api as apidefs
+from toolkit.ascendc import dtypes
 from toolkit.ascendc.dtypes import BF16, CScalar
-from toolkit.ascendc.membase import params as mbparams
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.tensor import GlobalTensor, GmPtr, LocalTensor, UbPtr
 from toolkit.engine.runtime import current_or_none
@@ -43,9 +43,8 @@ DTYPES: dict[int, np.dtype] = {1: np.dtype(np.int8), 2: np.dtype(np.uint8), 3: n
 CSCALARS: dict[int, type[CScalar]] = {1: dtypes.int8_t, 2: dtypes.uint8_t, 3: dtypes.int16_t, 4: dtypes.uint16_t,
                                       5: dtypes.int32_t, 6: dtypes.uint32_t, 7: dtypes.int64_t, 8: dtypes.uint64_t,
                                       9: dtypes.half, 10: dtypes.bfloat16_t, 11: dtypes.float32_t}
-STRUCTS: dict[int, Callable] = {1: dma.DataCopyParams, 2: dma.DataCopyExtParams, 3: dma.DataCopyPadExtParams,
-                                4: mbparams.BinaryRepeatParams, 5: mbparams.UnaryRepeatParams,
-                                6: mbparams.BrcbRepeatParams, 7: mbparams.GatherMaskParams}
+#: struct id -> the Python class built from the fields (ids and fields from the API definitions)
+STRUCTS: dict[int, Callable] = {s.id: s.py for s in apidefs.STRUCTS.values()}
 POSITIONS = {k: m.value for k, m in enums.DECODE[16].items()}
 POSITION_CODES = {v: k for k, v in POSITIONS.items()}
 
@@ -54,12 +53,13 @@ PROGRAM = None
 
 
 class Api:
-    """A resolved API: how to call it (template API, plain function, method, runtime hook)."""
+    """A resolved API: how to call it (template API, plain function, method, runtime hook). ``id`` is the
+    definition's stable id (0 for the runtime hooks)."""
 
-    __slots__ = ("name", "fn", "method")
+    __slots__ = ("name", "fn", "method", "id")
 
-    def __init__(self, name: str, fn: Any, method: str | None = None):
-        self.name, self.fn, self.method = name, fn, method
+    def __init__(self, name: str, fn: Any, method: str | None = None, api_id: int = 0):
+        self.name, self.fn, self.method, self.id = name, fn, method, api_id
 
     def __call__(self, targs: list, args: list) -> Any:
         if self.method is not None:
@@ -70,29 +70,30 @@ class Api:
         return fn(*targs, *args) if targs else fn(*args)
 
 
-_MODULES = {"Reg": regbase, "MB": membase, "DataCopy": dma, "SYNC": sync}
-
-
 def resolve(name: str) -> Api:
-    """The callable behind a C++ API name: ``Reg.X``, ``MB.X``, ``DataCopy.X``, ``SYNC.X``, ``.method``
-    (called on the first argument), ``LocalTensor.X`` / ``GlobalTensor.X`` (methods too), ``SYS.X``,
-    ``CAPI.X`` and the runtime hooks ``rt.X``."""
+    """The callable behind a name the C++ side sends: an API's qualified name (``AscendC::Reg::Add``,
+    looked up in the API definitions: its semantic function, or for a method the method of that name on
+    the first argument; :data:`ADAPTERS` first), or a runtime hook ``rt.X`` (``hooks.RT``)."""
+    from . import hooks
+    d = apidefs.lookup(name)
+    if d is not None:
+        adapter = hooks.ADAPTERS.get(name)
+        if adapter is not None:
+            return Api(name, adapter, None, d.id)
+        if d.py is None:
+            return Api(name, _missing(name), None, d.id)
+        if d.family.member:
+            return Api(name, None, d.py.__name__, d.id)
+        return Api(name, d.py, None, d.id)
     prefix, _, rest = name.partition(".")
-    if prefix in _MODULES:
-        fn = getattr(_MODULES[prefix], rest, None)
-        return Api(name, fn if fn is not None else _missing(name))
-    if prefix in ("", "LocalTensor", "GlobalTensor"):
-        return Api(name, None, rest)
-    from . import capi, hooks
-    table = {"SYS": hooks.SYS, "rt": hooks.RT, "CAPI": capi.CAPI, "PIPE": hooks.PIPE}.get(prefix)
-    if table is not None and rest in table:
-        return Api(name, table[rest])
+    if prefix == "rt" and rest in hooks.RT:
+        return Api(name, hooks.RT[rest])
     return Api(name, _missing(name))
 
 
 def _missing(name: str) -> Callable:
     def refuse(*_: Any) -> None:
-        raise NotImplementedError(f"{name.split('.', 1)[-1]} is not implemented by the emulator")
+        raise NotImplementedError(f"{name.rsplit('::', 1)[-1]} is not implemented by the emulator")
     return refuse
 
 
@@ -219,7 +220,7 @@ def dispatch(api: Api, file_id: int, line: int, *words: Any) -> Any:
 
 def _unsupported(api: Api, exc: Exception) -> Any:
     ctx = current_or_none()
-    msg = f"{api.name.lstrip('.')}: {exc}"
+    msg = f"{api.name}: {exc}"
     code = "VF_RULE" if isinstance(exc, VfRuleError) else "UNSUPPORTED_API"
     if ctx is None:
         PROGRAM.host_error(msg, traceback.format_exc(), SOURCE_LOCATION.get())

@@ -279,5 +279,5 @@ RT = {"new": new, "free": free, "copy": copy, "vf_call_site": vf_call_site, "vf_
       "vf_end": vf_end_hook, "loop_begin": loop_begin, "loop_iter": loop_iter, "loop_end": loop_end,
       "launch_begin": launch_begin, "launch_arg": launch_arg, "launch_run": launch_run, "launch_end": launch_end,
       "gm_alloc": gm_alloc, "gm_free": gm_free, "memcpy": memcpy, "memset": memset, "platform": platform}
-SYS = {"GetBlockIdx": runtime.GetBlockIdx, "GetBlockNum": runtime.GetBlockNum}
-PIPE = {"InitBuffer": init_buffer}
+#: APIs whose .asc route adds a step to the semantic function (keyed by the API definition's name)
+ADAPTERS = {"AscendC::TPipe::InitBuffer": init_buffer}

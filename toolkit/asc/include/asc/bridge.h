@@ -46,9 +46,11 @@ struct Ret {                     // the Python result; released when it goes out
     double f(int k = -1) const;
 };
 
+// One API call: its words, then go(). Every generated API wrapper builds one through ASC_CALL, which tags it
+// with the API's stable id (toolkit.ascendc.api: the same id on both sides of the bridge).
 class Call {
 public:
-    Call(Obj* fn, const SL& loc) : fn_(fn), loc_(loc) {}
+    Call(Obj* fn, const SL& loc, int api_id = 0) : fn_(fn), loc_(loc), api_id_(api_id) {}
     Call& w(i64 v) { push(v); return *this; }
     Call& tag(i64 t, i64 v) { push(t); push(v); return *this; }
     Call& i(i64 v) { return tag(T_INT, v); }
@@ -66,11 +68,16 @@ public:
     Call& tenum(int enum_id, int value) { return tag(T_TENUM | ((i64)enum_id << 8), value); }
     Call& earg(int enum_id, int value) { return tag(T_EARG | ((i64)enum_id << 8), value); }
     Call& obj(i64 h) { return tag(T_OBJ, h); }
+    template <class T> Call& ref(const T& v) { return tag(T_REF | ((i64)dtype_v<T> << 8), (i64)v); }
+    Call& u64arr(const unsigned long long* m) { return tag(T_U64ARR, (i64)m[0]).w((i64)m[1]); }
+    Call& u64arr(const unsigned long* m) { return tag(T_U64ARR, (i64)m[0]).w((i64)m[1]); }
+    int api_id() const { return api_id_; }
     Ret go();                   // run the call; throws __asc::Abort if the emulated core stopped
 private:
     void push(i64 v) { words_[n_].i = v; words_[n_].is_float = false; ++n_; }
     Obj* fn_;
     const SL& loc_;
+    int api_id_;
     Word words_[96];
     int n_ = 0;
 };
@@ -96,3 +103,5 @@ i64 object_copy(i64 h);
 
 #define ASC_SLP const ::__asc::SL& loc = ::__asc::SL::current()
 #define ASC_API(name) static ::__asc::Obj* const __asc_fn = ::__asc::api(name)
+// The start of every generated API wrapper: resolve the API once per call site, open its Call `c`
+#define ASC_CALL(ID, NAME) ASC_API(NAME); ::__asc::Call c(__asc_fn, loc, ID)

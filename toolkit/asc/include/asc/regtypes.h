@@ -111,11 +111,4 @@ template <class T>
 inline Call& put_ubref(Call& c, T* p) { return c.tag(T_UBREF | ((i64)dtype_v<T> << 8), ub_addr(p)); }
 template <class T>
 inline void set_ubref(T*& p, const Ret& r, int k) { p = ub_ptr<T>((unsigned long long)r.i(k)); }
-template <class E>
-inline Call& put_enum(Call& c, E e) { return c.tenum(enum_id<E>::value, (int)e); }
-template <class T>
-inline Call& put_ttype(Call& c) {
-    if constexpr (!std::is_void_v<T>) c.ttype<T>();
-    return c;
-}
 }  // namespace __asc

@@ -5,6 +5,27 @@
 #include "asc/types.h"
 
 namespace AscendC {
+template <class T> class LocalTensor;
+template <class T> class GlobalTensor;
+}  // namespace AscendC
+
+// Encoders the generated wrappers use (declared before the tensor classes, whose generated methods call them)
+namespace __asc {
+template <class T> Call& put_local(Call& c, const AscendC::LocalTensor<T>& t);
+template <class T> Call& put_global(Call& c, const AscendC::GlobalTensor<T>& g);
+template <class T> T take_scalar(const Ret& r);
+template <class E>
+inline Call& put_enum(Call& c, E e) { return c.tenum(enum_id<E>::value, (int)e); }
+template <class E>
+inline Call& put_earg(Call& c, E e) { return c.earg(enum_id<E>::value, (int)e); }
+template <class T>
+inline Call& put_ttype(Call& c) {
+    if constexpr (!std::is_void_v<T>) c.ttype<T>();
+    return c;
+}
+}  // namespace __asc
+
+namespace AscendC {
 
 template <class T>
 class LocalTensor {
@@ -45,10 +66,9 @@ public:
     void SetSize(uint32_t n) { count_ = n; }
     void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
 
-    T GetValue(uint32_t index, const __asc::SL& loc = __asc::SL::current()) const;
-    void SetValue(uint32_t index, T value, const __asc::SL& loc = __asc::SL::current()) const;
     // tensor(i) is a scalar element reference on hardware; here a read (writes go through SetValue)
     T operator()(uint32_t index) const { return GetValue(index); }
+#include "asc/gen/LocalTensor.inc"
 };
 
 template <class T>
@@ -71,19 +91,18 @@ public:
     // direct element reference (a scalar GM access the emulator does not see; GetValue/SetValue are checked)
     __gm__ T& operator()(unsigned long long offset) const { return ptr_[offset]; }
 
-    T GetValue(unsigned long long index, const __asc::SL& loc = __asc::SL::current()) const;
-    void SetValue(unsigned long long index, T value, const __asc::SL& loc = __asc::SL::current()) const;
+#include "asc/gen/GlobalTensor.inc"
 };
 
 }  // namespace AscendC
 
 namespace __asc {
 template <class T>
-inline Call& put_local(Call& c, const AscendC::LocalTensor<T>& t) {
+Call& put_local(Call& c, const AscendC::LocalTensor<T>& t) {
     return c.tag(T_LOCAL | ((i64)dtype_v<T> << 8), t.addr_).w(t.count_).w((i64)t.pos_).w(t.que_).w(t.slot_);
 }
 template <class T>
-inline Call& put_global(Call& c, const AscendC::GlobalTensor<T>& g) {
+Call& put_global(Call& c, const AscendC::GlobalTensor<T>& g) {
     return c.tag(T_GLOBAL | ((i64)dtype_v<T> << 8), (i64)(uintptr_t)g.ptr_).w((i64)g.count_);
 }
 template <class T>
@@ -106,43 +125,10 @@ inline AscendC::LocalTensor<T> take_local(const Ret& r) {
     return t;
 }
 template <class T>
-inline T take_scalar(const Ret& r) {
+T take_scalar(const Ret& r) {
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
         return T((float)r.f());
     else
         return (T)r.i();
 }
 }  // namespace __asc
-
-namespace AscendC {
-template <class T>
-T LocalTensor<T>::GetValue(uint32_t index, const __asc::SL& loc) const {
-    ASC_API("LocalTensor.GetValue");
-    ++__asc::scalar_reads;
-    __asc::Call c(__asc_fn, loc);
-    __asc::put_local(c, *this).u(index);
-    return __asc::take_scalar<T>(c.go());
-}
-template <class T>
-void LocalTensor<T>::SetValue(uint32_t index, T value, const __asc::SL& loc) const {
-    ASC_API("LocalTensor.SetValue");
-    __asc::Call c(__asc_fn, loc);
-    __asc::put_local(c, *this).u(index).num(value);
-    c.go();
-}
-template <class T>
-T GlobalTensor<T>::GetValue(unsigned long long index, const __asc::SL& loc) const {
-    ASC_API("GlobalTensor.GetValue");
-    ++__asc::scalar_reads;
-    __asc::Call c(__asc_fn, loc);
-    __asc::put_global(c, *this).u(index);
-    return __asc::take_scalar<T>(c.go());
-}
-template <class T>
-void GlobalTensor<T>::SetValue(unsigned long long index, T value, const __asc::SL& loc) const {
-    ASC_API("GlobalTensor.SetValue");
-    __asc::Call c(__asc_fn, loc);
-    __asc::put_global(c, *this).u(index).num(value);
-    c.go();
-}
-}  // namespace AscendC

@@ -38,14 +38,15 @@ def asc_copy_ub2gm_sync(dst: GmPtr, src: UbPtr, size: int) -> None:
     sync.WaitFlag[sync.HardEvent.MTE3_S](0)
 
 
-def _binary(api):
+def _binary(api, name: str):
     def run(dst: UbPtr, src0: UbPtr, src1: UbPtr, count: int) -> None:
         n = int(count) * dst.dtype.itemsize
         api(_local(dst, n), _local(src0, n), _local(src1, n), int(count))
+    run.__name__ = run.__qualname__ = name
     return run
 
 
-CAPI = {"asc_init": asc_init, "asc_copy_gm2ub_sync": asc_copy_gm2ub_sync,
-        "asc_copy_ub2gm_sync": asc_copy_ub2gm_sync, "asc_add_sync": _binary(membase.Add),
-        "asc_sub_sync": _binary(membase.Sub), "asc_mul_sync": _binary(membase.Mul),
-        "asc_div_sync": _binary(membase.Div)}
+asc_add_sync = _binary(membase.Add, "asc_add_sync")
+asc_sub_sync = _binary(membase.Sub, "asc_sub_sync")
+asc_mul_sync = _binary(membase.Mul, "asc_mul_sync")
+asc_div_sync = _binary(membase.Div, "asc_div_sync")

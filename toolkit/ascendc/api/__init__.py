@@ -1,0 +1,111 @@
+"""One declarative definition per Ascend C API: the table that the C++ headers are generated from, the
+``.asc`` bridge resolves names through, and the tests check the Python functions and the opcode costs
+against.
+
+Layout: one definitions module per family (``reg_compute``, ``reg_datamove``, ``reg_mask``, ``membase``,
+``datamove`` (+ sync, system), ``resource``, ``tensor``, ``capi``, ``tools``; structs and non-call names in
+``names``). Each family generates one header, ``toolkit/asc/include/asc/gen/<family header>``
+(``python -m toolkit.asc.apigen`` rewrites them; ``tests/test_api_definitions.py`` fails when one is not
+current), so people adding APIs to different families do not touch the same files.
+
+An entry (``spec.api``): the C++ qualified name (``AscendC::Reg::Add``), its family, the one Python semantic
+function (the same object the Python kernels call), its forms (overloads), the opcodes a call records, the
+documented dtypes the emulator runs, and the reference page (relative to the vendor reference root, read by
+nobody at run time). Each form lists its template parameters and arguments in C++ order, by kind:
+
+=========== ============================= ============================================ =====================
+kind        C++ parameter                 what the generated wrapper sends             the Python function gets
+=========== ============================= ============================================ =====================
+reg         ``R& x`` (R deduced)          its register handle                          the RegTensor
+mask        ``MaskReg& x``                its register handle                          the MaskReg
+ureg        ``UnalignRegForLoad& x``      its handle (``.ld`` / ``.st`` of UnalignReg) the UnalignReg object
+areg        ``const AddrReg& x``          its handle                                   the AddrReg
+ub          ``U* x``                      UB byte address + element type               a UbPtr
+ubref       ``U*& x``                     the same; the new address is written back    a UbPtr it may move
+gm          ``__gm__ T* x``               GM address + element type                    a GmPtr
+scalar      ``int32_t x`` / ``S x``       the value, cast to ``cast`` (element type)   an int / float / bool
+sref        ``uint32_t& x``               the value; the new value is written back     a CScalar box it updates
+local       ``const LocalTensor<T>& x``   address, count, position, queue slot         a LocalTensor
+global      ``const GlobalTensor<T>& x``  GM address + element count                   a GlobalTensor
+struct      ``const DataCopyParams& x``   struct id + fields                           the Python dataclass
+u64arr      ``const uint64_t* mask``      two 64-bit words                             a list of two ints
+earg        ``RoundMode x``               enum id + value                              the Python enum member
+handle      ``Q& x``                      the emulator object's handle                 the TQue / TBuf
+ignored     ``uint32_t = 0``              nothing                                      nothing
+=========== ============================= ============================================ =====================
+
+Template parameters: ``type`` (an element type; nothing while it is ``void``), ``elem`` (void means the
+register's value_type), ``enum``, ``trait`` (a CastTrait) are sent, in declaration order, and reach a
+``TemplateApi`` as ``api[targs](...)`` (plain functions and methods get them as leading positional
+arguments); ``deduced``, ``hidden`` (``bool isSetMask = true``) and ``notreg`` (a scalar type that must not
+be a register) are not sent. A member family's methods also send ``*this`` first (the Python method is then
+called on it). Every generated wrapper makes one ``__asc::Call`` tagged with the API's stable id
+(:func:`spec.stable_id` of its name) and the form's index, and ends in ``go()``: the one call path.
+
+A form may be ``via`` another API (older names: ``Reg::DataCopy`` runs ``LoadAlign``/``StoreAlign``),
+``native`` (a C++ body needing no emulator, e.g. ``GetSubBlockIdx``) or ``hand`` (written by hand in the
+header named, with the reason: constexpr helpers, variadic printf, tensor address arithmetic).
+
+How to add an API on an existing opcode: one entry in its family module (copy a neighbour), one semantic
+function in ``toolkit/ascendc/<regbase|membase|...>`` exported by its package, one test; then
+``python -m toolkit.asc.apigen``. A new opcode also adds its ``toolkit/machine/isa.py`` entry and its
+``ascend950.toml`` cost. A new parameter struct is one ``names.STRUCTS`` entry + its Python dataclass.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from . import capi, datamove, membase, names, reg_compute, reg_datamove, reg_mask, resource, tensor, tools
+from .spec import ApiDef, Family, Form, NameDef, StructDef, stable_id
+
+#: the family modules, in header order
+MODULES = (reg_mask, reg_datamove, reg_compute, membase, datamove, resource, tensor, capi, tools)
+
+DEFINITIONS: MappingProxyType = MappingProxyType({d.name: d for m in MODULES for d in m.APIS})
+BY_ID: MappingProxyType = MappingProxyType({d.id: d for d in DEFINITIONS.values()})
+STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in names.STRUCTS})
+NAMES: MappingProxyType = MappingProxyType({n.name: n for n in names.NAMES})
+
+
+def families() -> list[Family]:
+    """Every family, in header order (a module's families in the order its entries use them)."""
+    out: list[Family] = []
+    for d in DEFINITIONS.values():
+        if d.family not in out:
+            out.append(d.family)
+    return out
+
+
+def lookup(name: str) -> ApiDef | None:
+    """The definition of a C++ qualified name (``AscendC::Reg::Add``), or None."""
+    return DEFINITIONS.get(name)
+
+
+def implemented() -> dict[str, dict]:
+    """For ``migrate-check api``: every defined API name -> its family, page, and its forms (overloads) with
+    how each runs (``emulated``, ``via <API>``, ``native`` or ``hand``) and its C++ signature."""
+    from .signature import describe
+    out = {}
+    for d in DEFINITIONS.values():
+        out[d.name] = {"family": d.family.name, "doc": d.doc, "opcodes": list(d.opcodes), "dtypes": list(d.dtypes),
+                       "forms": [{"signature": describe(d, f), "runs": _runs(f)} for f in d.forms]}
+    return out
+
+
+def _runs(f: Form) -> str:
+    if f.via:
+        return f"via {f.via}"
+    if f.native is not None:
+        return "native"
+    if f.hand is not None:
+        return "hand"
+    return "emulated"
+
+
+def is_implemented(name: str) -> bool:
+    """Whether a C++ name (API, struct or type) is defined here."""
+    return name in DEFINITIONS or name in STRUCTS or name in NAMES
+
+
+__all__ = ["ApiDef", "BY_ID", "DEFINITIONS", "Family", "Form", "MODULES", "NAMES", "NameDef", "STRUCTS", "StructDef",
+           "families", "implemented", "is_implemented", "lookup", "stable_id"]

@@ -1,0 +1,77 @@
+"""Parameter structs (generated with their bridge encoding) and the public names that are not calls: handle
+and value types, constants, macros (written by hand in the headers named)."""
+from __future__ import annotations
+
+from toolkit.ascendc import dma, pipe, tensor
+from toolkit.ascendc.membase import params
+from toolkit.ascendc.regbase import types as rt
+
+from .spec import Field, NameDef, StructDef
+
+
+def _u(name: str, ctype: str, default: str) -> Field:
+    return Field(name, ctype, default)
+
+
+_MB = "基础API/Memory矢量计算"
+STRUCTS = [
+    StructDef("AscendC::DataCopyParams", dma.DataCopyParams,
+              (_u("blockCount", "uint16_t", "1"), _u("blockLen", "uint16_t", "0"), _u("srcStride", "uint16_t", "0"),
+               _u("dstStride", "uint16_t", "0")), doc=f"{_MB}/数据搬运/DataCopy（GM与UB切片数据搬运）.md"),
+    StructDef("AscendC::DataCopyExtParams", dma.DataCopyExtParams,
+              (_u("blockCount", "uint16_t", "1"), _u("blockLen", "uint32_t", "0"), _u("srcStride", "long long", "0"),
+               _u("dstStride", "long long", "0"), _u("rsv", "uint32_t", "0")),
+              doc=f"{_MB}/数据搬运/DataCopyPad（GMToUB非对齐数据搬运）.md", aliases=("DataCopyPadParams",), required=4),
+    StructDef("AscendC::DataCopyPadExtParams", dma.DataCopyPadExtParams,
+              (_u("isPad", "bool", "false"), _u("leftPadding", "uint8_t", "0"), _u("rightPadding", "uint8_t", "0"),
+               _u("paddingValue", "T", "T(0)")), doc=f"{_MB}/数据搬运/DataCopyPad（GMToUB非对齐数据搬运）.md", template="T"),
+    StructDef("AscendC::BinaryRepeatParams", params.BinaryRepeatParams,
+              tuple(_u(n, "uint8_t", d) for n, d in (("dstBlkStride", "1"), ("src0BlkStride", "1"),
+                                                     ("src1BlkStride", "1"), ("dstRepStride", "8"),
+                                                     ("src0RepStride", "8"), ("src1RepStride", "8"))),
+              doc=f"{_MB}/基础算术/Add.md"),
+    StructDef("AscendC::UnaryRepeatParams", params.UnaryRepeatParams,
+              (_u("dstBlkStride", "uint16_t", "1"), _u("srcBlkStride", "uint16_t", "1"),
+               _u("dstRepStride", "uint8_t", "8"), _u("srcRepStride", "uint8_t", "8")), doc=f"{_MB}/基础算术/Exp.md"),
+    StructDef("AscendC::BrcbRepeatParams", params.BrcbRepeatParams,
+              (_u("dstBlkStride", "uint16_t", "1"), _u("dstRepStride", "uint16_t", "8")), doc=f"{_MB}/数据填充/Brcb.md"),
+    StructDef("AscendC::GatherMaskParams", params.GatherMaskParams,
+              (_u("src0BlockStride", "uint8_t", "1"), _u("repeatTimes", "uint16_t", "1"),
+               _u("src0RepeatStride", "uint16_t", "8"), _u("src1RepeatStride", "uint8_t", "0")),
+              doc=f"{_MB}/比较与选择/GatherMask.md"),
+]
+
+_REG = "基础API/Reg矢量计算/寄存器数据类型"
+_RES = "基础API/资源管理"
+_T = "types.h"
+_C = "constant of the vector core (types.h)"
+NAMES = [
+    NameDef("AscendC::Reg::RegTensor", "handle", "regtypes.h", rt.RegTensor, f"{_REG}/RegTensor.md"),
+    NameDef("AscendC::Reg::MaskReg", "handle", "regtypes.h", rt.MaskReg, f"{_REG}/MaskReg.md"),
+    NameDef("AscendC::Reg::UnalignRegForLoad", "handle", "regtypes.h", rt.UnalignRegForLoad,
+            f"{_REG}/UnalignRegForLoad-UnalignRegForStore.md"),
+    NameDef("AscendC::Reg::UnalignRegForStore", "handle", "regtypes.h", rt.UnalignRegForStore,
+            f"{_REG}/UnalignRegForLoad-UnalignRegForStore.md"),
+    NameDef("AscendC::Reg::UnalignReg", "handle", "regtypes.h: the older name, one register of each direction"),
+    NameDef("AscendC::Reg::AddrReg", "handle", "regtypes.h", rt.AddrReg, f"{_REG}/AddrReg.md"),
+    NameDef("AscendC::Reg::CastTrait", "type", "regtypes.h: a class-type template argument (packed by put_trait)",
+            rt.CastTrait, "基础API/Reg矢量计算/类型转换/Cast.md"),
+    NameDef("AscendC::Reg::RegTraitNumOne", "type", "regtypes.h", None, f"{_REG}/RegTensor.md"),
+    NameDef("AscendC::Reg::RegTraitNumTwo", "type", "regtypes.h", None, f"{_REG}/RegTensor.md"),
+    NameDef("AscendC::MicroAPI", "alias", "regtypes.h: namespace alias of AscendC::Reg"),
+    NameDef("AscendC::TPipe", "handle", "pipe.h", pipe.TPipe, f"{_RES}/TPipe/TPipe.md"),
+    NameDef("AscendC::TQue", "handle", "pipe.h", pipe.TQue, f"{_RES}/TQue/TQue.md"),
+    NameDef("AscendC::TQueBind", "handle", "pipe.h: a TQue between two positions", None,
+            f"{_RES}/TQueBind/TQueBind.md"),
+    NameDef("AscendC::TBuf", "handle", "pipe.h", pipe.TBuf, f"{_RES}/TBuf/TBuf.md"),
+    NameDef("AscendC::LocalTensor", "type", "tensor.h", tensor.LocalTensor, "基础API/数据结构/LocalTensor/LocalTensor.md"),
+    NameDef("AscendC::GlobalTensor", "type", "tensor.h", tensor.GlobalTensor,
+            "基础API/数据结构/GlobalTensor/GlobalTensor.md"),
+    NameDef("AscendC::half", "type", _T, None, "基础API/数据结构/内置数据类型.md"),
+    NameDef("AscendC::bfloat16_t", "type", _T, None, "基础API/数据结构/内置数据类型.md"),
+    NameDef("AscendC::QuePosition", "alias", "enums.h: the older name of TPosition"),
+    NameDef("AscendC::TEventID", "alias", "enums.h: an event id"),
+    *(NameDef(f"AscendC::{c}", "constant", _C) for c in (
+        "VECTOR_REG_WIDTH", "VECTOR_REG_WIDTH_2XVL", "ONE_BLOCK_SIZE", "DEFAULT_BLK_NUM", "MAX_REPEAT_TIMES",
+        "ONE_REPEAT_BYTE_SIZE", "BLOCK_CUBE")),
+]
