@@ -64,6 +64,9 @@ MODULES = (reg_mask, reg_datamove, reg_compute, membase, datamove, resource, ten
 DEFINITIONS: MappingProxyType = MappingProxyType({d.name: d for m in MODULES for d in m.APIS})
 BY_ID: MappingProxyType = MappingProxyType({d.id: d for d in DEFINITIONS.values()})
 STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in names.STRUCTS})
+#: every C++ name of a struct (aliases included) -> its definition
+STRUCT_NAMES: MappingProxyType = MappingProxyType(
+    {n: s for s in names.STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
 NAMES: MappingProxyType = MappingProxyType({n.name: n for n in names.NAMES})
 
 
@@ -104,8 +107,8 @@ def _runs(f: Form) -> str:
 
 def is_implemented(name: str) -> bool:
     """Whether a C++ name (API, struct or type) is defined here."""
-    return name in DEFINITIONS or name in STRUCTS or name in NAMES
+    return name in DEFINITIONS or name in STRUCT_NAMES or name in NAMES
 
 
-__all__ = ["ApiDef", "BY_ID", "DEFINITIONS", "Family", "Form", "MODULES", "NAMES", "NameDef", "STRUCTS", "StructDef",
+__all__ = ["ApiDef", "BY_ID", "DEFINITIONS", "Family", "Form", "MODULES", "NAMES", "NameDef", "STRUCTS", "STRUCT_NAMES", "StructDef",
            "families", "implemented", "is_implemented", "lookup", "stable_id"]

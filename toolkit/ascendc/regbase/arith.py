@@ -16,14 +16,14 @@ from toolkit.engine.runtime import current
 
 from .mask import pset
 from .template import TArgs, template
-from .types import HighLowPart, MaskMergeMode, MaskPattern, MaskReg, MemType, RegTensor
+from .types import VL, HighLowPart, MaskMergeMode, MaskPattern, MaskReg, MemType, RegTensor
 from .vf import current_recorder
 
 ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
 
 
 def _lanes(w: int) -> int:
-    return 256 // w
+    return VL // w
 
 
 def _and_def(*defs: np.ndarray | None) -> np.ndarray | None:

@@ -15,7 +15,7 @@ from toolkit.ascendc.numerics import convert, is_floating
 from toolkit.engine.runtime import current
 
 from .template import TArgs, template
-from .types import CastTrait, MaskMergeMode, MaskReg, RegLayout, RegTensor, RoundMode
+from .types import VL, CastTrait, MaskMergeMode, MaskReg, RegLayout, RegTensor, RoundMode
 from .vf import current_recorder
 
 
@@ -54,7 +54,7 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     old_id = dst.id
     if ws < wd:                                   # narrow -> wide: pick slot r*j + layout
         r = wd // ws
-        sel = _slots(256 // wd, r, layout)
+        sel = _slots(VL // wd, r, layout)
         vals = convert(x[:, sel], ddt, rname, overflow)
         active = mask.lanes(ws)[0][:, sel]
         lane_def = None if sdef is None else sdef[:, sel]
@@ -65,7 +65,7 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
         vals = convert(x, ddt, rname, overflow)
         active = mask.lanes(ws)[0]
         lane_def = sdef
-        result = np.zeros((vals.shape[0], 256 // wd), dtype=ddt)
+        result = np.zeros((vals.shape[0], VL // wd), dtype=ddt)
         result[:, _slots(vals.shape[1], r, layout)] = vals
         result = result.view(np.dtype(f"uint{8 * ws}"))   # handle lanes at the source width
         out_lane = result.dtype

@@ -32,13 +32,13 @@ from .vf import current_recorder
 
 # dist -> (UB bytes read, alignment)
 _LOAD_FOOTPRINT = {
-    "NORM": (256, 32), "BLK": (32, 32),
-    "US_B8": (128, 32), "US_B16": (128, 32),
-    "DS_B8": (512, 32), "DS_B16": (512, 32),
-    "UNPACK_B8": (128, 32), "UNPACK_B16": (128, 32), "UNPACK_B32": (128, 32), "UNPACK4_B8": (64, 32),
+    "NORM": (VL, 32), "BLK": (32, 32),
+    "US_B8": (VL // 2, 32), "US_B16": (VL // 2, 32),
+    "DS_B8": (2 * VL, 32), "DS_B16": (2 * VL, 32),
+    "UNPACK_B8": (VL // 2, 32), "UNPACK_B16": (VL // 2, 32), "UNPACK_B32": (VL // 2, 32), "UNPACK4_B8": (VL // 4, 32),
     "E2B_B16": (16, 16), "E2B_B32": (32, 32),
     "BRC_B8": (1, 1), "BRC_B16": (2, 2), "BRC_B32": (4, 4),
-    "DINTLV_B8": (512, 32), "DINTLV_B16": (512, 32), "DINTLV_B32": (512, 32),
+    "DINTLV_B8": (2 * VL, 32), "DINTLV_B16": (2 * VL, 32), "DINTLV_B32": (2 * VL, 32),
 }
 #: the check message of each load dist (formatted once, not per load)
 _LOAD_WHAT = {d: f"LoadAlign<{d}>" for d in _LOAD_FOOTPRINT}

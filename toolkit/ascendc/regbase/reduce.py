@@ -12,7 +12,7 @@ from toolkit.ascendc.numerics import elementwise, tree_reduce, type_max, type_mi
 from toolkit.engine.runtime import current
 
 from .template import TArgs, template
-from .types import MaskMergeMode, MaskReg, ReduceType, RegTensor
+from .types import VL, MaskMergeMode, MaskReg, ReduceType, RegTensor
 from .vf import current_recorder
 
 _OPCODE = {ReduceType.SUM: "RV_VCADD", ReduceType.MAX: "RV_VCMAX", ReduceType.MIN: "RV_VCMIN"}
@@ -47,7 +47,7 @@ def _reduce(t: TArgs, kind: ReduceType, dst: RegTensor, src: RegTensor, mask: Ma
     x = src.raw.view(dt)
     value, index = reduce_lanes(kind, x, active)
     out_dt = np.asarray(value).dtype
-    out = np.zeros((x.shape[0], 256 // out_dt.itemsize), dtype=out_dt)
+    out = np.zeros((x.shape[0], VL // out_dt.itemsize), dtype=out_dt)
     out[:, 0] = value
     if index is not None:
         idx_dt = np.dtype(f"uint{8 * out_dt.itemsize}")

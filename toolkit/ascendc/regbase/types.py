@@ -16,9 +16,10 @@ import numpy as np
 from toolkit.ascendc.dtypes import np_dtype
 from toolkit.ascendc.memory import all_set
 from toolkit.engine.runtime import current
+from toolkit.machine import load_machine
 from toolkit.record.diagnostics import VfRuleError
 
-VL = 256
+VL = load_machine().params["core"]["vl_bytes"]      #: bytes of one vector register (the machine file's vl_bytes)
 _U8 = np.dtype(np.uint8)
 
 
