@@ -324,7 +324,7 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode roundM
     __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_earg(c, roundMode); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-// AscendC::WholeReduceSum (基础API/Memory矢量计算/归约计算/WholeReduceSum.md)
+// AscendC::WholeReduceSum: an older MemBase name (no Ascend 950 page): one element per repeat
 template <class D, class S, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<D>& dst, const LocalTensor<S>& src, int32_t mask, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ASC_SLP) {
     ASC_CALL(835755736, "AscendC::WholeReduceSum");
