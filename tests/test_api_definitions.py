@@ -131,3 +131,9 @@ def test_every_page_is_relative_to_the_reference_root():
 def test_vector_width_constants_are_the_machine_files(text, key):
     m = re.search(rf"{key} = (\d+);", (INCLUDE / "asc" / text).read_text())
     assert int(m.group(1)) == load_machine().params["core"]["vl_bytes"] == regbase.VL
+
+
+def test_enum_ids_are_stable_ids_and_unique():
+    ids = [eid for eid, *_ in enums.ENUMS] + [enums.PIPE_ENUM_ID]
+    assert len(set(ids)) == len(ids)
+    assert all(eid == spec.stable_id(f"{ns}::{name}") for eid, ns, name, _, _ in enums.ENUMS)

@@ -20,6 +20,7 @@ import numpy as np
 from toolkit.ascendc import api as apidefs
 from toolkit.ascendc import dtypes
 from toolkit.ascendc.dtypes import BF16, CScalar
+from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.tensor import GlobalTensor, GmPtr, LocalTensor, UbPtr
 from toolkit.engine.runtime import current_or_none
@@ -45,7 +46,7 @@ CSCALARS: dict[int, type[CScalar]] = {1: dtypes.int8_t, 2: dtypes.uint8_t, 3: dt
                                       9: dtypes.half, 10: dtypes.bfloat16_t, 11: dtypes.float32_t}
 #: struct id -> the Python class built from the fields (ids and fields from the API definitions)
 STRUCTS: dict[int, Callable] = {s.id: s.py for s in apidefs.STRUCTS.values()}
-POSITIONS = {k: m.value for k, m in enums.DECODE[16].items()}
+POSITIONS = {k: m.value for k, m in enums.DECODE[enums.ENUM_ID[TPosition]].items()}
 POSITION_CODES = {v: k for k, v in POSITIONS.items()}
 
 #: the program being run (set by toolkit.asc.child before main() starts)

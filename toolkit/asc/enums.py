@@ -11,32 +11,37 @@ import sys
 from enum import Enum
 from pathlib import Path
 
+from toolkit.ascendc.api.spec import stable_id
 from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.sync import HardEvent, PipeType
 
-#: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type)
-ENUMS: list[tuple[int, str, str, type[Enum], str]] = [
-    (1, "AscendC::Reg", "LoadDist", rt.LoadDist, "int"),
-    (2, "AscendC::Reg", "StoreDist", rt.StoreDist, "int"),
-    (3, "AscendC::Reg", "MaskPattern", rt.MaskPattern, "int"),
-    (4, "AscendC::Reg", "MaskMergeMode", rt.MaskMergeMode, "int"),
-    (5, "AscendC::Reg", "RegLayout", rt.RegLayout, "int"),
-    (6, "AscendC::Reg", "SatMode", rt.SatMode, "int"),
-    (7, "AscendC", "RoundMode", rt.RoundMode, "int"),
-    (8, "AscendC::Reg", "HighLowPart", rt.HighLowPart, "int"),
-    (9, "AscendC::Reg", "ReduceType", rt.ReduceType, "int"),
-    (10, "AscendC::Reg", "PostLiteral", rt.PostLiteral, "int"),
-    (11, "AscendC::Reg", "DataCopyMode", rt.DataCopyMode, "int"),
-    (12, "AscendC::Reg", "MemType", rt.MemType, "int"),
-    (13, "AscendC::Reg", "MaskDist", rt.MaskDist, "int"),
-    (14, "AscendC::Reg", "IndexOrder", rt.IndexOrder, "int"),
-    (15, "AscendC", "CMPMODE", rt.CMPMODE, "int"),
-    (16, "AscendC", "TPosition", TPosition, "uint8_t"),
-    (17, "AscendC", "HardEvent", HardEvent, "int"),
+#: (C++ namespace, C++ name, Python enum, underlying C++ type), in header order
+_DECLARED: list[tuple[str, str, type[Enum], str]] = [
+    ("AscendC::Reg", "LoadDist", rt.LoadDist, "int"),
+    ("AscendC::Reg", "StoreDist", rt.StoreDist, "int"),
+    ("AscendC::Reg", "MaskPattern", rt.MaskPattern, "int"),
+    ("AscendC::Reg", "MaskMergeMode", rt.MaskMergeMode, "int"),
+    ("AscendC::Reg", "RegLayout", rt.RegLayout, "int"),
+    ("AscendC::Reg", "SatMode", rt.SatMode, "int"),
+    ("AscendC", "RoundMode", rt.RoundMode, "int"),
+    ("AscendC::Reg", "HighLowPart", rt.HighLowPart, "int"),
+    ("AscendC::Reg", "ReduceType", rt.ReduceType, "int"),
+    ("AscendC::Reg", "PostLiteral", rt.PostLiteral, "int"),
+    ("AscendC::Reg", "DataCopyMode", rt.DataCopyMode, "int"),
+    ("AscendC::Reg", "MemType", rt.MemType, "int"),
+    ("AscendC::Reg", "MaskDist", rt.MaskDist, "int"),
+    ("AscendC::Reg", "IndexOrder", rt.IndexOrder, "int"),
+    ("AscendC", "CMPMODE", rt.CMPMODE, "int"),
+    ("AscendC", "TPosition", TPosition, "uint8_t"),
+    ("AscendC", "HardEvent", HardEvent, "int"),
 ]
+#: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type); the id is the stable id of the
+#: qualified name (toolkit.ascendc.api.spec.stable_id), so enums added in parallel never renumber
+ENUMS: list[tuple[int, str, str, type[Enum], str]] = [(stable_id(f"{ns}::{name}"), ns, name, cls, base)
+                                                   for ns, name, cls, base in _DECLARED]
 #: unscoped global enum ``pipe_t`` (PIPE_V, PIPE_ALL ...), as in the CANN headers
-PIPE_ENUM_ID = 18
+PIPE_ENUM_ID = stable_id("pipe_t")
 
 
 def cpp_value(member: Enum, index: int) -> int:

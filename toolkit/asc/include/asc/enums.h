@@ -3,40 +3,40 @@
 #include <cstdint>
 namespace __asc { template <class E> struct enum_id { static constexpr int value = 0; }; }
 namespace AscendC::Reg { enum class LoadDist : int { DIST_NORM = 0, DIST_BRC_B8 = 1, DIST_BRC_B16 = 2, DIST_BRC_B32 = 3, DIST_US_B8 = 4, DIST_US_B16 = 5, DIST_DS_B8 = 6, DIST_DS_B16 = 7, DIST_UNPACK_B8 = 8, DIST_UNPACK_B16 = 9, DIST_UNPACK_B32 = 10, DIST_UNPACK4_B8 = 11, DIST_BLK = 12, DIST_E2B_B16 = 13, DIST_E2B_B32 = 14, DIST_DINTLV_B8 = 15, DIST_DINTLV_B16 = 16, DIST_DINTLV_B32 = 17 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::LoadDist> { static constexpr int value = 1; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::LoadDist> { static constexpr int value = 2051955002; }; }
 namespace AscendC::Reg { enum class StoreDist : int { DIST_NORM = 0, DIST_NORM_B8 = 1, DIST_NORM_B16 = 2, DIST_NORM_B32 = 3, DIST_FIRST_ELEMENT_B8 = 4, DIST_FIRST_ELEMENT_B16 = 5, DIST_FIRST_ELEMENT_B32 = 6, DIST_PACK_B16 = 7, DIST_PACK_B32 = 8, DIST_PACK_B64 = 9, DIST_PACK4_B32 = 10, DIST_INTLV_B8 = 11, DIST_INTLV_B16 = 12, DIST_INTLV_B32 = 13 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::StoreDist> { static constexpr int value = 2; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::StoreDist> { static constexpr int value = 959909543; }; }
 namespace AscendC::Reg { enum class MaskPattern : int { ALL = 0, VL1 = 1, VL2 = 2, VL3 = 3, VL4 = 4, VL8 = 5, VL16 = 6, VL32 = 7, VL64 = 8, VL128 = 9, M3 = 10, M4 = 11, H = 12, Q = 13, ALLF = 15 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::MaskPattern> { static constexpr int value = 3; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::MaskPattern> { static constexpr int value = 630394948; }; }
 namespace AscendC::Reg { enum class MaskMergeMode : int { UNKNOWN = 0, MERGING = 1, ZEROING = 2 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::MaskMergeMode> { static constexpr int value = 4; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::MaskMergeMode> { static constexpr int value = 1500524909; }; }
 namespace AscendC::Reg { enum class RegLayout : int { UNKNOWN = -1, ZERO = 0, ONE = 1, TWO = 2, THREE = 3 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::RegLayout> { static constexpr int value = 5; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::RegLayout> { static constexpr int value = 725180378; }; }
 namespace AscendC::Reg { enum class SatMode : int { UNKNOWN = -1, NO_SAT = 0, SAT = 1 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::SatMode> { static constexpr int value = 6; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::SatMode> { static constexpr int value = 74193953; }; }
 namespace AscendC { enum class RoundMode : int { CAST_NONE = 0, CAST_RINT = 1, CAST_FLOOR = 2, CAST_CEIL = 3, CAST_ROUND = 4, CAST_TRUNC = 5, CAST_ODD = 6, CAST_HYBRID = 7, UNKNOWN = 8 }; }
-namespace __asc { template <> struct enum_id<AscendC::RoundMode> { static constexpr int value = 7; }; }
+namespace __asc { template <> struct enum_id<AscendC::RoundMode> { static constexpr int value = 221260019; }; }
 namespace AscendC::Reg { enum class HighLowPart : int { LOWEST = 0, HIGHEST = 1 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::HighLowPart> { static constexpr int value = 8; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::HighLowPart> { static constexpr int value = 45568297; }; }
 namespace AscendC::Reg { enum class ReduceType : int { SUM = 0, MAX = 1, MIN = 2 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::ReduceType> { static constexpr int value = 9; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::ReduceType> { static constexpr int value = 2017298228; }; }
 namespace AscendC::Reg { enum class PostLiteral : int { POST_MODE_NORMAL = 0, POST_MODE_UPDATE = 1 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::PostLiteral> { static constexpr int value = 10; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::PostLiteral> { static constexpr int value = 112949095; }; }
 namespace AscendC::Reg { enum class DataCopyMode : int { DATA_BLOCK_COPY = 1 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::DataCopyMode> { static constexpr int value = 11; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::DataCopyMode> { static constexpr int value = 1153936580; }; }
 namespace AscendC::Reg { enum class MemType : int { VEC_STORE = 0, VEC_LOAD = 1, SCALAR_STORE = 2, SCALAR_LOAD = 3, VEC_ALL = 4, SCALAR_ALL = 5 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::MemType> { static constexpr int value = 12; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::MemType> { static constexpr int value = 514012795; }; }
 namespace AscendC::Reg { enum class MaskDist : int { DIST_NORM = 0, DIST_US = 1, DIST_DS = 2 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::MaskDist> { static constexpr int value = 13; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::MaskDist> { static constexpr int value = 1162153322; }; }
 namespace AscendC::Reg { enum class IndexOrder : int { INCREASE_ORDER = 0, DECREASE_ORDER = 1 }; }
-namespace __asc { template <> struct enum_id<AscendC::Reg::IndexOrder> { static constexpr int value = 14; }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::IndexOrder> { static constexpr int value = 234098818; }; }
 namespace AscendC { enum class CMPMODE : int { LT = 0, GT = 1, EQ = 2, LE = 3, GE = 4, NE = 5 }; }
-namespace __asc { template <> struct enum_id<AscendC::CMPMODE> { static constexpr int value = 15; }; }
+namespace __asc { template <> struct enum_id<AscendC::CMPMODE> { static constexpr int value = 582776159; }; }
 namespace AscendC { enum class TPosition : uint8_t { GM = 0, VECIN = 1, VECOUT = 2, VECCALC = 3 }; }
-namespace __asc { template <> struct enum_id<AscendC::TPosition> { static constexpr int value = 16; }; }
+namespace __asc { template <> struct enum_id<AscendC::TPosition> { static constexpr int value = 766810775; }; }
 namespace AscendC { enum class HardEvent : int { MTE2_V = 0, V_MTE2 = 1, V_MTE3 = 2, MTE3_V = 3, S_MTE3 = 4, MTE3_S = 5, S_MTE2 = 6, MTE2_S = 7, S_V = 8, V_S = 9, MTE2_MTE3 = 10, MTE3_MTE2 = 11 }; }
-namespace __asc { template <> struct enum_id<AscendC::HardEvent> { static constexpr int value = 17; }; }
+namespace __asc { template <> struct enum_id<AscendC::HardEvent> { static constexpr int value = 1672029727; }; }
 enum pipe_t : int { PIPE_MTE2 = 0, PIPE_MTE3 = 1, PIPE_V = 2, PIPE_S = 3, PIPE_ALL = 4 };
-namespace __asc { template <> struct enum_id<pipe_t> { static constexpr int value = 18; }; }
+namespace __asc { template <> struct enum_id<pipe_t> { static constexpr int value = 1299471314; }; }
 enum event_t : int { EVENT_ID0 = 0, EVENT_ID1 = 1, EVENT_ID2 = 2, EVENT_ID3 = 3, EVENT_ID4 = 4, EVENT_ID5 = 5, EVENT_ID6 = 6, EVENT_ID7 = 7 };
 namespace AscendC { using QuePosition = TPosition; using TEventID = int8_t; }
