@@ -1,5 +1,5 @@
 """``AscendC::Reg`` masks and address registers: CreateMask, UpdateMask, the MaskReg logic ops,
-CreateAddrReg."""
+Move, CreateAddrReg."""
 from __future__ import annotations
 
 from toolkit.ascendc import regbase as Reg
@@ -29,6 +29,8 @@ APIS = [
     _logic("MaskOr", "Or"),
     _logic("MaskXor", "Xor"),
     _logic("MaskNot", "Not", unary=True),
+    api(FAMILY, "Move", Reg.Move, form(mask("dst"), mask("src"), mask()), form(mask("dst"), mask("src")),
+        opcodes=("RV_PMOV",), doc="MaskReg计算/Move.md", note="the MaskReg forms"),
     api(FAMILY, "CreateAddrReg", Reg.CreateAddrReg,
         *(form(ttype("T", None), *[scalar(f"{n}{k}", t) for k in range(dims) for n, t in
                                    (("index", "uint16_t"), ("stride", "uint32_t"))], ret="AddrReg")

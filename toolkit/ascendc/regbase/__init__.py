@@ -45,6 +45,7 @@ from .select import (
                     MaskNot,
                     MaskOr,
                     MaskXor,
+                    Move,
 )
 from .types import (
                     CMPMODE,

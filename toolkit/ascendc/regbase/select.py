@@ -1,5 +1,5 @@
 """Compares, index sequences and gathers: Compare / CompareScalar (alias Compares), Arange, Gather (from a
-register or from UB), and the MaskReg logic ops MaskAnd / MaskOr / MaskXor / MaskNot.
+register or from UB), the MaskReg logic ops MaskAnd / MaskOr / MaskXor / MaskNot and the predicate Move.
 
 A compare writes a MaskReg: lane i is set where the mask is active and the comparison holds (inactive
 lanes are cleared). Index and order conventions that the sheets leave open are machine settings
@@ -124,6 +124,15 @@ def _logic(name: str, fn):
         rec.emit("RV_PLOGIC", dst.id, tuple(s.id for s in srcs) + (mask.id,), name, mask=mask.id)
     impl.__name__ = name
     return template(impl)
+
+
+@template
+def Move(t: TArgs, dst: MaskReg, src: MaskReg, mask: MaskReg | None = None) -> None:
+    """``Move(dst, src [, mask])`` of predicates: dst = src where ``mask`` is set, 0 elsewhere (PMOV)."""
+    rec = current().vf or current_recorder()
+    srcs = (src.id,) if mask is None else (src.id, mask.id)        # read before dst (maybe src) is rewritten
+    dst.set_bits(src.bits if mask is None else src.bits & mask.bits, rec)
+    rec.emit("RV_PMOV", dst.id, srcs, None, mask=-1 if mask is None else mask.id)
 
 
 MaskAnd = _logic("MaskAnd", np.logical_and)

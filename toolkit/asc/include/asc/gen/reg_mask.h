@@ -42,6 +42,17 @@ inline void MaskNot(MaskReg& dst, MaskReg& src, MaskReg& mask, ASC_SLP) {
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
 }
+// AscendC::Reg::Move: the MaskReg forms (基础API/Reg矢量计算/MaskReg计算/Move.md)
+inline void Move(MaskReg& dst, MaskReg& src, MaskReg& mask, ASC_SLP) {
+    ASC_CALL(1165013747, "AscendC::Reg::Move");
+    __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
+    c.go();
+}
+inline void Move(MaskReg& dst, MaskReg& src, ASC_SLP) {
+    ASC_CALL(1165013747, "AscendC::Reg::Move");
+    __asc::put(c, dst); __asc::put(c, src);
+    c.go();
+}
 // AscendC::Reg::CreateAddrReg (基础API/Reg矢量计算/寄存器数据类型/AddrReg.md)
 template <class T>
 AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, ASC_SLP) {
