@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from toolkit.ascendc.tensor import GlobalTensor, LocalTensor
 
-from .spec import GLOBAL, LOCAL, Arg, Family, api, form, gm, scalar, tded
+from .spec import GLOBAL, LOCAL, Arg, Family, api, form, gm, scalar, ttype
 
 _ROOT = "基础API/数据结构"
 LOCAL_T = Family("tensor.local", "AscendC::LocalTensor", "LocalTensor.inc", LocalTensor, member=True,
@@ -28,7 +28,7 @@ APIS = [
     _hand(LOCAL_T, "operator[]", LocalTensor.__getitem__, _h(scalar("offset", "uint32_t"), ret="LocalTensor")),
     _hand(LOCAL_T, "operator()", None, _h(scalar("index", "uint32_t"), ret="T"),
           doc="operator().md"),
-    _hand(LOCAL_T, "ReinterpretCast", LocalTensor.ReinterpretCast, _h(tded("U"), ret="LocalTensor<U>")),
+    _hand(LOCAL_T, "ReinterpretCast", LocalTensor.ReinterpretCast, _h(ttype("U", None), ret="LocalTensor<U>")),
     _hand(LOCAL_T, "GetPhyAddr", LocalTensor.GetPhyAddr, _h(ret="__ubuf__ T*"),
           _h(scalar("offset", "uint32_t"), ret="__ubuf__ T*")),
     _hand(LOCAL_T, "GetSize", LocalTensor.GetSize, _h(ret="uint32_t")),

@@ -1,0 +1,99 @@
+"""Every form of every definition compiles as declared: one C++ file calls each form (generated, native,
+via and hand-written ones alike) with arguments of its declared kinds and its required template arguments,
+and g++ checks it (syntax only: templates are instantiated, nothing runs). A hand-written form that drifted
+from its declaration, or a generated wrapper that does not compile for its own declaration, fails here."""
+from __future__ import annotations
+
+import subprocess
+
+from tests.asc_support import needs_compiler
+from toolkit.asc import enums
+from toolkit.asc.build import find_compiler
+from toolkit.asc.headers import INCLUDE
+from toolkit.ascendc import api
+from toolkit.ascendc.api import spec
+
+QUALIFIED = {name: f"{ns}::{name}" for _, ns, name, _, _ in enums.ENUMS}
+FIRST = {name: f"{ns}::{name}::{enums.DECODE[eid][min(enums.DECODE[eid])].name}"
+         for eid, ns, name, _, _ in enums.ENUMS} | {"pipe_t": "PIPE_V"}
+OBJECTS = {"Q&": "que", "B&": "buf"}
+#: an lvalue of each argument type (by the C++ parameter type as declared)
+VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&": "rf", "MaskReg&": "mk",
+        "UnalignRegForLoad&": "ul", "UnalignRegForStore&": "us", "UnalignReg&": "uu", "const AddrReg&": "ar",
+        "U*": "pf", "U*&": "pf", "__ubuf__ T*": "pf", "__gm__ T*": "gp", "uint32_t&": "u32", "uint64_t&": "u64",
+        "const LocalTensor<T>&": "lt", "LocalTensor<T>&": "lt", "const LocalTensor<S>&": "lt",
+        "const LocalTensor<D>&": "lh", "const LocalTensor&": "lt", "const GlobalTensor<T>&": "gt",
+        "const uint64_t*": "bits", "RoundMode": "RoundMode::CAST_RINT", "const char*": '"%d"'}
+PROLOGUE = """#include "kernel_operator.h"
+using namespace AscendC;
+void probe_every_form() {
+    Reg::RegTensor<float> rf, rf2; Reg::RegTensor<uint32_t> ri; Reg::MaskReg mk; Reg::AddrReg ar;
+    Reg::UnalignRegForLoad ul; Reg::UnalignRegForStore us; Reg::UnalignReg uu;
+    __ubuf__ float* pf = nullptr; __gm__ float* gp = nullptr; uint32_t u32 = 0; uint64_t u64 = 0;
+    uint64_t bits[2] = {0, 0}; LocalTensor<float> lt; LocalTensor<half> lh; GlobalTensor<float> gt;
+    TPipe pipe; TQue<TPosition::VECIN, 1> que; TBuf<TPosition::VECCALC> buf;
+"""
+
+
+def _arg(a: spec.Arg) -> str:
+    if a.kind == spec.STRUCT:
+        t = a.ctype.removeprefix("const ").rstrip("&")
+        return f"{t.replace('<T>', '<float>')}{{}}"
+    if a.kind == spec.HANDLE:
+        return OBJECTS[a.ctype]
+    if a.ctype in VARS:
+        return VARS[a.ctype]
+    if a.ctype == "bool":
+        return "false"
+    return "1"                       # a scalar by value (int, S, const U&, T ...)
+
+
+def _targs(f: spec.Form) -> str:
+    """Explicit template arguments up to the last one without a default."""
+    sent = [p for p in f.tparams if p.kind not in (spec.DEDUCED, spec.NOTREG)]
+    last = max((k for k, p in enumerate(sent) if p.default is None), default=-1)
+    out = []
+    for p in sent[:last + 1]:
+        if p.kind == spec.ENUM:
+            out.append(f"{QUALIFIED.get(p.ctype, '')}::{p.default.rsplit('::', 1)[1]}" if p.default else FIRST[p.ctype])
+        elif p.kind == spec.TRAIT:
+            out.append("Reg::CastTrait{}")
+        elif p.ctype == "class":
+            out.append("float" if p.default in (None, "void") else p.default)
+        else:
+            out.append(p.default)
+    return f"<{', '.join(out)}>" if out else ""
+
+
+def _call(d: spec.ApiDef, f: spec.Form) -> str | None:
+    args = ", ".join(_arg(a) for a in f.args if a.kind != spec.IGNORED)
+    if d.family.name.startswith("tools.macro"):
+        return None
+    owner = {"resource.tpipe": "pipe", "resource.tque": "que", "resource.tbuf": "buf", "tensor.local": "lt",
+             "tensor.global": "gt"}.get(d.family.name)
+    if d.short == "operator[]":
+        return f"(void){owner}[{args}];"
+    if d.short == "operator()":
+        return f"(void){owner}({args});"
+    callee = d.name if not owner else f"{owner}.{'template ' if _targs(f) else ''}{d.short}"
+    return f"(void){callee}{_targs(f)}({args});"
+
+
+def program() -> str:
+    lines = [PROLOGUE]
+    for d in api.DEFINITIONS.values():
+        for f in d.forms:
+            c = _call(d, f)
+            if c:
+                lines.append(f"    {c}")
+    return "\n".join(lines) + "\n}\n"
+
+
+@needs_compiler
+def test_every_declared_form_compiles(tmp_path):
+    src = tmp_path / "forms.cpp"
+    src.write_text(program())
+    cxx = find_compiler()
+    cmd = [*cxx, "-std=c++20", "-fsyntax-only", f"-I{INCLUDE}", str(src)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-4000:]
