@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .lexer import DIRECTIVE, IDENT, Token, tokens
+from .lexer import DIRECTIVE, IDENT, Token, match_forward, skip_angles, tokens
 
 INCLUDE = Path(__file__).with_name("include")
 _INC = re.compile(r'^[ \t]*#include "(asc/gen/\w+\.inc)"[ \t]*$', re.M)
@@ -25,19 +25,9 @@ def _expand(text: str) -> str:
     return _INC.sub(lambda m: (INCLUDE / m.group(1)).read_text(encoding="utf-8"), text)
 
 
-def _skip_balanced(toks: list[Token], i: int, open_: str, close: str) -> int:
-    """Index past the bracket that closes ``toks[i]`` (an ``open_``)."""
-    depth = 0
-    while i < len(toks):
-        t = toks[i].text
-        if t == open_:
-            depth += 1
-        elif t == close or (close == ">" and t == ">>"):
-            depth -= 1 if t == close else 2
-            if depth <= 0:
-                return i + 1
-        i += 1
-    return i
+def _past_body(toks: list[Token], i: int) -> int:
+    """Index past the ``}`` closing the brace at ``toks[i]``."""
+    return match_forward(toks, i) + 1
 
 
 def _skip_statement(toks: list[Token], i: int) -> int:
@@ -52,7 +42,7 @@ def _skip_statement(toks: list[Token], i: int) -> int:
         elif paren == 0 and t == ";":
             return i + 1
         elif paren == 0 and t == "{":
-            return _skip_balanced(toks, i, "{", "}")
+            return _past_body(toks, i)
         i += 1
     return i
 
@@ -83,7 +73,7 @@ class _Scanner:
                 public = t.text == "public"
                 i += 2
             elif t.text == "template":
-                i = _skip_balanced(toks, i + 1, "<", ">") if toks[i + 1].text == "<" else i + 1
+                i = skip_angles(toks, i + 1)
             elif t.text == "namespace":
                 i = self.namespace(i, scope)
             elif t.text in ("class", "struct") and cls is None:
@@ -105,7 +95,7 @@ class _Scanner:
             self.add(scope, names[0], toks[i + 1])
             return _skip_statement(toks, j)
         if any(n.startswith("__") for n in names):
-            return _skip_balanced(toks, j, "{", "}")
+            return _past_body(toks, j)
         return self.block(j + 1, scope + names, None, True)
 
     def klass(self, i: int, scope: list[str]) -> int:
@@ -120,7 +110,7 @@ class _Scanner:
             self.add(scope, name_tok.text, name_tok)
             end = self.block(j + 1, scope + [name_tok.text], name_tok.text, toks[i].text == "struct")
         else:
-            end = _skip_balanced(toks, j, "{", "}")
+            end = _past_body(toks, j)
         return end + 1 if end < len(toks) and toks[end].text == ";" else end
 
     def declaration(self, i: int, scope: list[str], cls: str | None, public: bool) -> int:

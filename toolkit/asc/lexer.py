@@ -151,3 +151,20 @@ def _match_back(toks: list[Token], j: int) -> int:
             if depth == 0:
                 return i
     raise LexError(f"line {toks[j].line}: unbalanced '{toks[j].text}'")
+
+def skip_angles(toks: list[Token], i: int) -> int:
+    """Index past the ``>`` closing the template argument list that opens at or after ``toks[i]`` (``>>``
+    closes two); a ``;`` or ``{`` first ends the search there."""
+    depth = 0
+    while i < len(toks):
+        t = toks[i].text
+        if t == "<":
+            depth += 1
+        elif t in (">", ">>", ">>>"):
+            depth -= len(t)
+            if depth <= 0:
+                return i + 1
+        elif t in (";", "{"):
+            return i
+        i += 1
+    return i

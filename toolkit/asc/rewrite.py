@@ -29,6 +29,7 @@ from .lexer import (
     Token,
     match_angle_back,
     match_forward,
+    skip_angles,
     tokens,
 )
 
@@ -186,7 +187,7 @@ def _function_after(toks: list[Token], k: int):
             i = match_forward(toks, i) + 1
             continue
         if t.text == "<" and toks[i - 1].kind == IDENT:
-            i = _skip_angles(toks, i)
+            i = skip_angles(toks, i)
             continue
         if t.text == "(" and toks[i - 1].kind == IDENT:
             rp = match_forward(toks, i)
@@ -202,22 +203,6 @@ def _function_after(toks: list[Token], k: int):
             return None
         i += 1
     return None
-
-
-def _skip_angles(toks: list[Token], i: int) -> int:
-    depth = 0
-    while i < len(toks):
-        t = toks[i].text
-        if t == "<":
-            depth += 1
-        elif t in (">", ">>", ">>>"):
-            depth -= len(t)
-            if depth <= 0:
-                return i + 1
-        elif t in (";", "{"):
-            return i
-        i += 1
-    return i
 
 
 _QUALIFIERS = {"const", "volatile", "struct", "class", "typename", "enum", "__restrict__", "__restrict",

@@ -110,16 +110,10 @@ class Family:
         return p.__name__ if isinstance(p, ModuleType) else f"{p.__module__}.{p.__qualname__}"
 
 
-@dataclass(frozen=True)
-class ApiDef:
-    name: str                      #: the C++ qualified name, e.g. ``AscendC::Reg::Add``
-    family: Family
-    py: Any                        #: the one semantic function (None: every form is via, native or hand)
-    forms: tuple[Form, ...]
-    opcodes: tuple[str, ...] = ()  #: the opcodes a call records (each in isa.REGISTRY, with a machine cost)
-    dtypes: tuple[str, ...] = ()   #: documented element types (C++ spellings) that the emulator runs
-    doc: str = ""                  #: the reference page, relative to the vendor reference root
-    note: str = ""
+class _Qualified:
+    """A definition named by its C++ qualified name: its last component and its stable id."""
+
+    name: str
 
     @property
     def short(self) -> str:
@@ -131,6 +125,19 @@ class ApiDef:
 
 
 @dataclass(frozen=True)
+class ApiDef(_Qualified):
+    name: str                      #: the C++ qualified name, e.g. ``AscendC::Reg::Add``
+    family: Family
+    py: Any                        #: the one semantic function (None: every form is via, native or hand)
+    forms: tuple[Form, ...]
+    opcodes: tuple[str, ...] = ()  #: the opcodes a call records (each in isa.REGISTRY, with a machine cost)
+    dtypes: tuple[str, ...] = ()   #: documented element types (C++ spellings) that the emulator runs
+    doc: str = ""                  #: the reference page, relative to the vendor reference root
+    note: str = ""
+
+
+
+@dataclass(frozen=True)
 class Field:
     name: str
     ctype: str
@@ -138,7 +145,7 @@ class Field:
 
 
 @dataclass(frozen=True)
-class StructDef:
+class StructDef(_Qualified):
     """A parameter struct: the C++ struct (fields, default and positional constructors), its bridge
     encoding and the Python class the bridge builds from the fields (same names, same order)."""
 
@@ -150,13 +157,6 @@ class StructDef:
     aliases: tuple[str, ...] = ()  #: other C++ names of the same struct
     required: int = -1             #: positional constructor: fields without a default argument (-1: all)
 
-    @property
-    def short(self) -> str:
-        return self.name.rsplit("::", 1)[-1]
-
-    @property
-    def id(self) -> int:
-        return stable_id(self.name)
 
 
 @dataclass(frozen=True)

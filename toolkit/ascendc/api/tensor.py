@@ -25,7 +25,8 @@ def _h(*parts, **kw):
 
 
 APIS = [
-    _hand(LOCAL_T, "operator[]", LocalTensor.__getitem__, _h(scalar("offset", "uint32_t"), ret="LocalTensor")),
+    _hand(LOCAL_T, "operator[]", LocalTensor.__getitem__, _h(scalar("offset", "uint32_t"), ret="LocalTensor"),
+          doc="operator.md"),
     _hand(LOCAL_T, "operator()", None, _h(scalar("index", "uint32_t"), ret="T"),
           doc="operator().md"),
     _hand(LOCAL_T, "ReinterpretCast", LocalTensor.ReinterpretCast, _h(ttype("U", None), ret="LocalTensor<U>")),
