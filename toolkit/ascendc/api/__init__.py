@@ -49,7 +49,20 @@ header named, with the reason: constexpr helpers, variadic printf, tensor addres
 How to add an API on an existing opcode: one entry in its family module (copy a neighbour), one semantic
 function in ``toolkit/ascendc/<regbase|membase|...>`` exported by its package, one test; then
 ``python -m toolkit.asc.apigen``. A new opcode also adds its ``toolkit/machine/isa.py`` entry and its
-``ascend950.toml`` cost. A new parameter struct is one ``names.STRUCTS`` entry + its Python dataclass.
+``ascend950.toml`` cost. A new parameter struct is one ``names.STRUCTS`` entry + its Python dataclass; a new
+enum one ``toolkit/asc/enums.py`` entry. A new family: a module here with ``FAMILY`` and ``APIS``, listed
+in :data:`MODULES`, and its generated header included by the hand-written header of its layer
+(``include/asc/reg.h``, ``dma.h``, ``membase.h`` ...).
+
+Ids: APIs, structs and enums are identified on the bridge by :func:`spec.stable_id` of their qualified name
+(FNV-1a, 31 bits): no central counter, so parallel additions never renumber each other; a test checks they
+are unique. Queries for ``migrate-check api``: :func:`implemented` (names, forms and how each runs) and
+:func:`is_implemented`.
+
+The tests: ``tests/test_api_definitions.py`` (headers current, every public header name defined, Python
+exports and signatures, opcodes and costs, structs, ids), ``tests/test_api_probe.py`` (every emulated Reg and
+MemBase form runs with arguments of its kinds and records only its declared opcodes) and
+``tests/test_api_forms_compile.py`` (every form, hand-written ones included, compiles as declared).
 """
 from __future__ import annotations
 

@@ -287,5 +287,3 @@ def api(family: Family, short: str, py: Any, *forms: Form, opcodes: tuple[str, .
     return ApiDef(f"{family.cpp}::{short}" if family.cpp else short, family, py, tuple(forms), tuple(opcodes),
                   tuple(dtypes), page, note)
 
-
-__all__ = [n for n in dir() if not n.startswith("_")]

@@ -42,6 +42,8 @@ public:
     LocalTensor(TPosition pos, uint32_t byteAddr, uint32_t length)
         : addr_((uint32_t)(byteAddr & __asc::kUbAddrMask)), count_(length), pos_(pos) {}
 
+    // Hand-written API forms (declared in toolkit/ascendc/api/tensor.py): arithmetic on this value's own
+    // address and length, which the emulator need not see; GetValue/SetValue are generated below.
     LocalTensor operator[](uint32_t offset) const {
         LocalTensor t = *this;
         t.addr_ += offset * (uint32_t)sizeof(T);
@@ -78,6 +80,7 @@ public:
     __gm__ T* ptr_ = nullptr;
     unsigned long long count_ = ~0ull;      // ~0: up to the end of the device allocation
 
+    // Hand-written API forms (declared in toolkit/ascendc/api/tensor.py): pointer arithmetic on this value.
     void SetGlobalBuffer(__gm__ T* p, unsigned long long n = ~0ull) { ptr_ = p; count_ = n; }
     GlobalTensor operator[](unsigned long long offset) const {
         GlobalTensor g = *this;

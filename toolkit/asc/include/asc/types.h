@@ -72,6 +72,8 @@ constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t BLOCK_CUBE = 16;
+// Hand-written API forms (declared in toolkit/ascendc/api/tools.py): constexpr, so kernels can use them in
+// constant expressions (array bounds, template arguments); VECTOR_REG_WIDTH is the machine file's vl_bytes.
 __aicore__ constexpr inline uint32_t GetVecLen() { return VECTOR_REG_WIDTH; }
 template <class T, class U>
 __aicore__ constexpr inline auto CeilDivision(T a, U b) -> decltype(a / b) { return (a + b - 1) / b; }

@@ -123,6 +123,8 @@ auto launch_kernel(const char* name, const char* file, int line, F kernel, B blo
 }
 }  // namespace __asc
 
+// asc_vf_call<F>(args...) must expand at the call site (its file:line): a macro, declared in
+// toolkit/ascendc/api/tools.py as a hand-written form. So are PRINTF/printf (variadic, formatted on the host).
 #define asc_vf_call ::__asc::VfCallSite{__FILE__, __LINE__}.call
 
 namespace AscendC {
