@@ -8,13 +8,15 @@ from enum import Enum
 import numpy as np
 import pytest
 
+from tests.api_support import put
 from toolkit.asc import enums
 from toolkit.ascendc import api
 from toolkit.ascendc import regbase as Reg
 from toolkit.ascendc.api import spec
 from toolkit.ascendc.dtypes import CScalar, uint32_t, uint64_t
+from toolkit.ascendc.pipe import TPipe
 from toolkit.ascendc.tensor import LocalTensor, UbPtr
-from toolkit.engine.runtime import CoreContext, current, running
+from toolkit.engine.runtime import current
 from toolkit.record.events import ITER, VfCall
 
 F32, F16, U32 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.uint32)
@@ -84,10 +86,9 @@ def reg_arg(a: spec.Arg, k: int):
 
 
 @pytest.mark.parametrize("d, k", _forms("reg."))
-def test_reg_form_runs_and_records_declared_opcodes(d, k):
+def test_reg_form_runs_and_records_declared_opcodes(ctx, d, k):
     f = d.forms[k]
-    ctx = CoreContext()
-    ctx.ub.write(4096, np.concatenate([np.ones(64, F32), np.zeros(64, F32)]).view(np.uint8))
+    put(ctx, 4096, np.concatenate([np.ones(64, F32), np.zeros(64, F32)]))
     seen = []
 
     @Reg.__simd_vf__
@@ -98,8 +99,7 @@ def test_reg_form_runs_and_records_declared_opcodes(d, k):
         call(d, k, args)
         seen.extend(i.opcode for i in rec.instrs[start:])
 
-    with running(ctx):
-        vf()
+    vf()
     target = api.lookup(f.via) if f.via else d
     assert set(seen) - NOT_OPCODES <= set(target.opcodes), seen
 
@@ -125,14 +125,11 @@ def mb_arg(d: spec.ApiDef, a: spec.Arg, k: int):
 
 
 @pytest.mark.parametrize("d, k", _forms("membase"))
-def test_membase_form_runs_and_records_declared_opcodes(d, k):
+def test_membase_form_runs_and_records_declared_opcodes(ctx, d, k):
     f = d.forms[k]
-    ctx = CoreContext()
-    ctx.ub.write(0, np.ones(16384, F32).view(np.uint8))
-    with running(ctx):
-        from toolkit.ascendc.pipe import TPipe
-        TPipe()
-        call(d, k, [mb_arg(d, a, j) for j, a in enumerate(f.sent_args)])
+    put(ctx, 0, np.ones(16384, F32))
+    TPipe()                                   # ReduceSum takes its event id from the core's TPipe
+    call(d, k, [mb_arg(d, a, j) for j, a in enumerate(f.sent_args)])
     seen = {i[0] for e in ctx.events if isinstance(e, VfCall) for i in e.instrs}      # the opcode field
     assert ctx.diag.codes() == [], ctx.diag.codes()
     assert seen and seen - NOT_OPCODES <= set(d.opcodes), sorted(seen)

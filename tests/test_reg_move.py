@@ -5,19 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.api_support import get, put
 from toolkit.ascendc import regbase as Reg
 from toolkit.ascendc.dtypes import uint32_t
 from toolkit.ascendc.tensor import UbPtr
-from toolkit.engine.runtime import CoreContext, running
 
 F32 = np.dtype(np.float32)
 
 
 @pytest.mark.parametrize("count", [0, 20, 40, 64])
-def test_move_keeps_src_under_mask_and_copies_without_one(count):
-    ctx = CoreContext()
+def test_move_keeps_src_under_mask_and_copies_without_one(ctx, count):
     x = np.arange(64, dtype=F32)
-    ctx.ub.write(0, x.view(np.uint8))
+    put(ctx, 0, x)
     ops = []
 
     @Reg.__simd_vf__
@@ -35,10 +34,9 @@ def test_move_keeps_src_under_mask_and_copies_without_one(count):
         Reg.StoreAlign(dst + 64, out, Reg.CreateMask[F32]())
         ops.extend(i.opcode for i in ctx.vf.instrs)
 
-    with running(ctx):
-        vf(UbPtr(0, F32), UbPtr(1024, F32))
+    vf(UbPtr(0, F32), UbPtr(1024, F32))
     lanes = np.arange(64)
-    got = ctx.ub.view(1024, 512).view(F32)
+    got = get(ctx, 1024, F32, 128)
     np.testing.assert_array_equal(got[:64], np.where((lanes < 32) & (lanes < count), x + 1, 0))
     np.testing.assert_array_equal(got[64:], np.where(lanes < 32, x + 2, 0))
     assert ops.count("RV_PMOV") == 2
