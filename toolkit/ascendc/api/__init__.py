@@ -50,8 +50,8 @@ How to add an API on an existing opcode: one entry in its family module (copy a 
 function in ``toolkit/ascendc/<regbase|membase|...>`` exported by its package, one test; then
 ``python -m toolkit.asc.apigen``. A new opcode also adds its ``toolkit/machine/isa.py`` entry and its
 ``ascend950.toml`` cost. A new parameter struct is one ``names.STRUCTS`` entry + its Python dataclass; a new
-enum one ``toolkit/asc/enums.py`` entry. A new family: a module here with ``FAMILY`` and ``APIS``, listed
-in :data:`MODULES`, and its generated header included by the hand-written header of its layer
+enum one ``toolkit/asc/enums.py`` entry. A new family: a module here with ``FAMILY`` and ``APIS`` (found by
+:data:`MODULES`), and its generated header included by the hand-written header of its layer
 (``include/asc/reg.h``, ``dma.h``, ``membase.h`` ...).
 
 Ids: APIs, structs and enums are identified on the bridge by :func:`spec.stable_id` of their qualified name
@@ -66,13 +66,19 @@ MemBase form runs with arguments of its kinds and records only its declared opco
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from types import MappingProxyType
 
-from . import capi, datamove, membase, names, reg_compute, reg_datamove, reg_mask, resource, tensor, tools
+from . import names
 from .spec import ApiDef, Family, Form, NameDef, StructDef, stable_id
 
-#: the family modules, in header order
-MODULES = (reg_mask, reg_datamove, reg_compute, membase, datamove, resource, tensor, capi, tools)
+#: modules of this package that hold no family
+_NOT_FAMILIES = {"spec", "signature", "checks", "names"}
+#: the family modules (every other module here: a new family needs no edit of this file), by name
+MODULES = tuple(importlib.import_module(f"{__name__}.{m.name}") for m in sorted(pkgutil.iter_modules(__path__),
+                                                                                key=lambda m: m.name)
+                if m.name not in _NOT_FAMILIES)
 
 DEFINITIONS: MappingProxyType = MappingProxyType({d.name: d for m in MODULES for d in m.APIS})
 BY_ID: MappingProxyType = MappingProxyType({d.id: d for d in DEFINITIONS.values()})
