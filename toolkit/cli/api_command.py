@@ -11,24 +11,16 @@ from toolkit.console.outputs import BadUsage, OutputPlan
 from . import EXIT_OK, cli, dump_json
 
 
-def _resolvable(bridge_name: str) -> bool:
-    """Whether the bridge has an implementation behind a name a header calls (a method name is taken on
-    trust: its object is only known at the call)."""
-    from toolkit.asc import bridge
-    fn = bridge.resolve(bridge_name).fn
-    return not (fn is not None and getattr(fn, "__qualname__", "").startswith("_missing."))
-
-
-def provisional_implemented() -> dict[str, list[str]]:
-    """What the toolkit implements today, asked of its headers (through the bridge's resolver) and its
-    Python kernel API (toolkit.ascendc.catalog.status)."""
-    from toolkit.asc.build import INCLUDE, BuildError, find_compiler
-    from toolkit.ascendc.catalog import status
-    try:
-        cxx = find_compiler()
-    except BuildError as err:
-        raise BadUsage(f"reading the headers needs a C++ compiler: {err}") from None
-    return status.implemented_names(INCLUDE, cxx, _resolvable)
+def implemented() -> dict[str, list[str]]:
+    """What the toolkit implements: its API definition table (toolkit.ascendc.api), one entry per declared
+    name with its forms as ``<how it runs>: <C++ signature>``; the declared types, param structs and enums
+    (generated from the Python enums) count as implemented names with one form."""
+    from toolkit.ascendc import api
+    out = {name: [f"{f['runs']}: {f['signature']}" for f in info["forms"]] for name, info in api.implemented().items()}
+    from toolkit.asc.enums import ENUMS
+    for name in (*api.STRUCT_NAMES, *api.NAMES, *(f"{ns}::{n}" for _, ns, n, _, _ in ENUMS)):
+        out.setdefault(name, ["type"])
+    return out
 
 
 @cli.command("api")
@@ -46,7 +38,7 @@ def api_command(json_path, missing, family) -> int:
     entries = [e for e in catalog if family is None or family in e["family"]]
     if not entries:
         raise BadUsage(f"no catalog family matches {family!r}")
-    report = coverage.coverage(entries, provisional_implemented(), catalog)
+    report = coverage.coverage(entries, implemented(), catalog)
     report["catalog"] = {**store.meta(), "entries": len(entries)}
     if "json" in plan:
         plan.commit({"json": dump_json(report)})
