@@ -197,6 +197,10 @@ def build(source: str | Path, include_dirs: list[str] = (), defines: list[str] =
             return _built(src, entry, shim, sdir, False)
     except CacheError as err:
         raise BuildError(printable(str(err)), code=err.code) from None
+    except BuildError as err:
+        if err.code != "TIMEOUT":
+            raise
+        raise BuildError(f"{printable(str(src))}: {err}", code=err.code) from None
     except OSError as err:                         # a write in the cache or the overlay (disk full, ...)
         where = err.filename or (cache or cache_root())
         raise BuildError(printable(f"cannot write the build cache ({where}): {(err.strerror or str(err)).lower()}"),
@@ -252,7 +256,7 @@ def _compile(store: Cache, key: str, work: Path, src: Path, inc: list[Path], cxx
                "-MD", "-MF", str(deps_file), "-MT", DEPS_TARGET, "-shared", "-o", str(out),
                "-x", "c++", str(mirror(root, str(src))), "-x", "none", str(runtime_o),
                "-Wl,-Bsymbolic", "-Wl,--require-defined=main", "-ldl"]
-        started = time.time()
+        started = time.time_ns()
         code, _, err = _tool(cmd, deadline, tmp=tmp, cwd=str(src.parent))
         deps = _deps(root, deps_file)
         if not _complete(deps, texts, found):
@@ -296,7 +300,7 @@ def _deps(root: Path, deps_file: Path) -> list[str]:
     return list(dict.fromkeys(original(root, p) for p in parse_deps(text)))
 
 
-def _dep_hashes(deps: list[str], texts: dict[str, bytes], files: dict, started: float) -> list[tuple[str, str | None]]:
+def _dep_hashes(deps: list[str], texts: dict[str, bytes], files: dict, started: int) -> list[tuple[str, str | None]]:
     """Each dependency with the hash of the bytes compiled: a rewritten file's as we read it; another's
     as read after the compile, unless it changed since the compile started (then a hash no file has:
     the next lookup rebuilds)."""
@@ -306,7 +310,7 @@ def _dep_hashes(deps: list[str], texts: dict[str, bytes], files: dict, started: 
             out.append((d, hashlib.sha256(texts[d]).hexdigest()))
             continue
         try:
-            unstable = os.stat(d).st_mtime >= started - 1.0
+            unstable = os.stat(d).st_mtime_ns >= started
         except OSError:
             unstable = False
         data = texts.get(d)

@@ -197,6 +197,7 @@ def _where(parts: list[str]) -> str:
         return ""
     file = os.path.relpath(parts[1]) if os.path.isabs(parts[1]) and not parts[1].startswith("/proc") else parts[1]
     kind = parts[5] if len(parts) > 5 else "api"
-    site = {"loop": "in the loop at", "vf": "in the VF at", "launch": "at the launch at"}.get(kind, "after the API call at")
+    site = {"loop": "in the loop at", "vf": "in the VF at", "launch": "in the launch at",
+            "after-launch": "after the launch at"}.get(kind, "after the API call at")
     kernel = f" in kernel {parts[3]} core {parts[4]}" if parts[3] else ""
     return printable(f" {site} {file}:{parts[2]}{kernel}")

@@ -143,7 +143,7 @@ def _asc_options(fn):
 @click.pass_context
 def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, vf_fusion, **opts) -> int:
     """Sweep .asc programs over -D values (every combination, each program a series)."""
-    from toolkit.sweep import asc_target, report
+    from toolkit.sweep import asc_target
     sources = [ctx.meta["sweep_source"], *more_sources]
     bad = [s for s in sources if not s.endswith(".asc")]
     if bad:
@@ -158,6 +158,7 @@ def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, 
                                     list(ctx.meta.get("program_args", [])), vf_fusion)
     rows, runs = sweep.run(asc_target.run_point, points)
     series = asc_target.series_labels(sources)
+    from toolkit.sweep import report             # after the points: its pictures need matplotlib (slow to import)
     doc = report.sweep_doc(" ".join(sources), swept or {"(none)": [""]}, series, rows, runs=runs,
                            executor=sweep.executor)
     return sweep.finish(doc, f"sweep of {', '.join(series)}")

@@ -123,11 +123,11 @@ def _signal_all(pids: Iterable[int], sig: int) -> None:
             os.kill(p, sig)
 
 
-def kill_tree(roots: Iterable[int], spare: Iterable[int] = (), reap: bool = True) -> None:
+def kill_tree(roots: Iterable[int], spare: Iterable[int] = ()) -> set[int]:
     """SIGKILL ``roots`` and everything below them, including the orphans of the tree this process
     adopted as subreaper (its children not in ``spare`` and not owned by another :class:`Owned`). Each
-    round freezes what it finds (SIGSTOP) so nothing forks between finding and killing; orphans adopted
-    by this process are reaped (``reap``); the roots are left for their owners to reap."""
+    round freezes what it finds (SIGSTOP) so nothing forks between finding and killing. Returns every pid
+    killed: the roots are for their owners to reap, the others for :func:`reap` once the roots are."""
     roots = set(roots)
     me = os.getpid()
     keep = set(spare) | {p for p, o in _live.items() if p not in roots}
@@ -138,7 +138,7 @@ def kill_tree(roots: Iterable[int], spare: Iterable[int] = (), reap: bool = True
             for r in roots:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(r, signal.SIGKILL)
-            return
+            return set()
         adopted = children_of(me, table) - keep - roots
         tree = descendants(roots | adopted, table)
         new = {p for p in tree - found if table[p][1] not in "ZX"}
@@ -148,25 +148,29 @@ def kill_tree(roots: Iterable[int], spare: Iterable[int] = (), reap: bool = True
         found |= new
     _signal_all(found, signal.SIGKILL)
     _signal_all(found, signal.SIGCONT)             # a stopped process dies of SIGKILL anyway; be sure
-    if reap:
-        _reap(found - roots)
+    return found
 
 
-def _reap(pids: set[int], wait_s: float = 2.0) -> None:
-    """Collect the exit status of the killed orphans this process adopted (no zombie is left)."""
+def reap(pids: Iterable[int], wait_s: float = 2.0) -> None:
+    """Collect the exit status of killed processes that are (or, as their parents die, become) this
+    process's children, so no zombie is left; a pid that is gone, or belongs to no one of ours, is let go."""
     end = time.monotonic() + wait_s
     todo = set(pids)
-    while todo and time.monotonic() < end:
+    while todo:
         for p in list(todo):
             try:
                 got, _ = os.waitpid(p, os.WNOHANG)
             except ChildProcessError:
-                todo.discard(p)                  # not our child (re-parented elsewhere, or reaped)
-                continue
+                got = 0                          # not (yet) ours: its dying parent still holds it
             if got:
                 todo.discard(p)
-        if todo:
-            time.sleep(0.01)
+        if not todo or time.monotonic() >= end:
+            return
+        table = proc_table()
+        if table is None:
+            return
+        todo = {p for p in todo if p in table}    # one that is gone was reaped by its own parent
+        time.sleep(0.01)
 
 
 class Owned:
@@ -268,8 +272,8 @@ class Owned:
         return bytes(self.data[name]) + note
 
     # -- the end ---------------------------------------------------------------------------------
-    def kill(self) -> None:
-        kill_tree([self.pid], spare=self._before)
+    def kill(self) -> set[int]:
+        return kill_tree([self.pid], spare=self._before)
 
     def close(self, on_data=None) -> int:
         """Kill the tree, read what is left, reap the child; its return code (negative: a signal)."""
@@ -277,9 +281,10 @@ class Owned:
             return self.returncode
         with held_signals():
             try:
-                self.kill()
+                killed = self.kill()
                 self.drain(on_data=on_data)
                 self.returncode = self.proc.wait()
+                reap(killed - {self.pid})
             finally:
                 self._closed = True
                 _live.pop(self.pid, None)
@@ -307,13 +312,6 @@ def _pidfd(pid: int) -> int | None:
         return os.pidfd_open(pid)
     except (AttributeError, OSError):
         return None
-
-
-def stop_all() -> None:
-    """Kill every tree this process owns (a worker told to stop; the owners reap their children later)."""
-    for owned in list(_live.values()):
-        with contextlib.suppress(OSError):
-            owned.kill()
 
 
 class TimedOut(Exception):
@@ -348,5 +346,5 @@ def is_disk_full(err: OSError) -> bool:
     return err.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
-__all__ = ["Deadline", "Owned", "TimedOut", "run_tool", "scratch_dir", "kill_tree", "stop_all",
+__all__ = ["Deadline", "Owned", "TimedOut", "run_tool", "scratch_dir", "kill_tree", "reap",
            "become_subreaper", "proc_table", "descendants", "CAPTURE_LIMIT"]

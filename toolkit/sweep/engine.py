@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Hashable, Sequence
 
-from toolkit.console.children import become_subreaper, children_of, kill_tree, proc_table
+from toolkit.console.children import become_subreaper, children_of, kill_tree, proc_table, reap
 from toolkit.console.outputs import held_signals
 
 PointFn = Callable[[dict], dict]
@@ -162,9 +162,11 @@ def _terminate(pool: ProcessPoolExecutor, spare: set[int] = frozenset()) -> None
         end = time.monotonic() + STOP_GRACE_S
         for proc in workers:
             proc.join(timeout=max(end - time.monotonic(), 0.0))
-        kill_tree([p.pid for p in workers if p.pid is not None], spare=spare, reap=True)
+        pids = {p.pid for p in workers if p.pid is not None}
+        killed = kill_tree(pids, spare=spare)
         for proc in workers:
             proc.join(timeout=1.0)
+        reap(killed - pids)
 
 
 def _run_isolated(fn: PointFn, point: dict) -> dict:

@@ -244,6 +244,7 @@ void launch_arg_ptr(i64 launch, int index, i64 addr, int dtype) {
 void launch_end(i64 launch) {
     at_site(g_launch_file, g_launch_line, "launch");
     rt("rt.launch_end", {launch});
+    at_site(g_launch_file, g_launch_line, "after-launch");
     g_cur_kernel = nullptr;
     g_cur_core = -1;
 }
