@@ -162,8 +162,11 @@ VALUES = st.recursive(
 
 @given(value=VALUES)
 def test_fuzz_channel_round_trips_data(value):
-    record = {"kind": "log", "text": "x", "value": value}
-    assert decode(encode(record)) == record
+    record = {"kind": "log", "text": "x", "value": value, "again": [value]}   # shared: sent once, referred to
+    got = decode(encode(record))
+    assert got == record
+    if isinstance(value, VfCall):
+        assert got["again"][0] is got["value"]
 
 
 @given(junk=st.binary(max_size=60) | st.text(max_size=60).map(str.encode))

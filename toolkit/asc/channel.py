@@ -38,6 +38,14 @@ def _record_classes() -> dict[str, type]:
 
 
 RECORDS = _record_classes()
+#: per record class: its field names, and the positions of fields that hold tuples (sent as lists)
+_FIELDS = {name: (tuple(cls._fields) if issubclass(cls, tuple) else tuple(f.name for f in dataclasses.fields(cls)))
+           for name, cls in RECORDS.items()}
+_TUPLE_AT = {name: frozenset(k for k, f in enumerate(_FIELDS[name])
+                             if "tuple" in str((getattr(cls, "__annotations__", {}) or {}).get(f, "")))
+             for name, cls in RECORDS.items()}
+_Instr = RECORDS["Instr"]
+_new = tuple.__new__
 
 
 class BadRecord(ValueError):
@@ -45,10 +53,26 @@ class BadRecord(ValueError):
 
 
 # -- encoding (child side) ----------------------------------------------------------------------------
+#: id -> index of the records and instruction streams already sent in this line: an object the run shares
+#: (one VF instance in the streams of every core of its group, a shared Sync) is sent once, then referred to
+_memo: dict[int, int] = {}
+
+
+def _shared(v: Any, build: Callable[[], dict]) -> dict:
+    k = _memo.get(id(v))
+    if k is not None:
+        return {"$": "m", "v": k}
+    out = build()
+    out["m"] = _memo[id(v)] = len(_memo)
+    return out
+
+
 def _enc(v: Any) -> Any:
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     t = type(v)
+    if (t is list or t is tuple) and v and type(v[0]) is _Instr and {type(x) for x in v} == {_Instr}:
+        return _shared(v, lambda: {"$": "I" if t is list else "It", "v": _instr_rows(v)})   # a VF's stream
     if t is list:
         return [_enc(x) for x in v]
     if t is dict or isinstance(v, dict):
@@ -56,8 +80,7 @@ def _enc(v: Any) -> Any:
             return {k: _enc(x) for k, x in v.items()}
         return {"$": "d", "v": [[_enc(k), _enc(x)] for k, x in v.items()]}
     if t.__name__ in RECORDS and RECORDS[t.__name__] is t:
-        vals = list(v) if isinstance(v, tuple) else [getattr(v, f.name) for f in dataclasses.fields(v)]
-        return {"$": "r", "c": t.__name__, "v": [_enc(x) for x in vals]}
+        return _shared(v, lambda: _record(v, t.__name__))
     if isinstance(v, tuple):
         return {"$": "t", "v": [_enc(x) for x in v]}
     if isinstance(v, (bytes, bytearray, memoryview)):
@@ -69,8 +92,36 @@ def _enc(v: Any) -> Any:
     raise TypeError(f"a result record cannot carry a {t.__name__}")
 
 
+_PLAIN = {type(None), int, str, float, bool}
+
+
+def _instr_rows(v) -> list:
+    """Instructions as rows: an Instr is a tuple, which JSON writes as an array (``srcs`` too); only an
+    ``aux`` that is not a plain value needs its own encoding. Numpy scalars: :func:`_default`."""
+    if {type(i[3]) for i in v} <= _PLAIN and {type(s) for i in v for s in i[2]} <= _PLAIN:
+        return list(v)
+    return [[i[0], i[1], [_enc(s) for s in i[2]], _enc(i[3]), *i[4:]] for i in v]
+
+
+def _default(o: Any) -> Any:
+    if isinstance(o, np.generic):
+        return o.item()
+    raise TypeError(f"a result record cannot carry a {type(o).__name__}")
+
+
+def _record(v: Any, name: str) -> dict:
+    vals = list(v) if isinstance(v, tuple) else [getattr(v, f) for f in _FIELDS[name]]
+    tuples = _TUPLE_AT[name]
+    return {"$": "r", "c": name, "v": [[_enc(y) for y in x] if k in tuples and type(x) is tuple else _enc(x)
+                                       for k, x in enumerate(vals)]}
+
+
 def encode(record: dict) -> bytes:
-    return json.dumps(_enc(record), separators=(",", ":")).encode("ascii") + b"\n"
+    _memo.clear()
+    try:
+        return json.dumps(_enc(record), separators=(",", ":"), default=_default).encode("ascii") + b"\n"
+    finally:
+        _memo.clear()
 
 
 class Writer:
@@ -86,11 +137,24 @@ class Writer:
 
 
 # -- decoding (tool side) -----------------------------------------------------------------------------
-def _tagged(d: dict) -> Any:
+def _tagged(d: dict, memo: dict[int, Any]) -> Any:
     tag = d.get("$")
     if tag is None:
         return d
+    out = _value(tag, d, memo)
+    if "m" in d:
+        if not _is(d["m"], int) or d["m"] in memo:
+            raise BadRecord("a bad shared-object index")
+        memo[d["m"]] = out
+    return out
+
+
+def _value(tag: Any, d: dict, memo: dict[int, Any]) -> Any:
     v = d.get("v")
+    if tag == "m":
+        if not _is(v, int) or v not in memo:
+            raise BadRecord("a reference to an object not sent before")
+        return memo[v]
     if tag == "b" and isinstance(v, str):
         try:
             return base64.b64decode(v, validate=True)
@@ -104,11 +168,22 @@ def _tagged(d: dict) -> Any:
         except TypeError:
             raise BadRecord("a dict key that cannot be a key") from None
     if tag == "r" and isinstance(v, list) and d.get("c") in RECORDS:
-        cls = RECORDS[d["c"]]
-        n = len(cls._fields) if issubclass(cls, tuple) else len(dataclasses.fields(cls))
-        if len(v) != n:
-            raise BadRecord(f"record {d['c']} with {len(v)} fields instead of {n}")
-        return cls(*v)
+        name = d["c"]
+        if len(v) != len(_FIELDS[name]):
+            raise BadRecord(f"record {name} with {len(v)} fields instead of {len(_FIELDS[name])}")
+        for k in _TUPLE_AT[name]:
+            if isinstance(v[k], list):
+                v[k] = tuple(v[k])
+        return RECORDS[name](*v)
+    if tag in ("I", "It") and isinstance(v, list):
+        try:
+            rows = [_new(_Instr, (r[0], r[1], tuple(r[2]), r[3], r[4], r[5], r[6], r[7], r[8])) for r in v
+                    if len(r) == 9]
+        except (TypeError, IndexError, KeyError):
+            raise BadRecord("a malformed instruction row") from None
+        if len(rows) != len(v):
+            raise BadRecord("a malformed instruction row")
+        return rows if tag == "I" else tuple(rows)
     raise BadRecord(f"unknown tagged value {str(tag)[:20]!r}")
 
 
@@ -163,7 +238,8 @@ _SCHEMA: dict[str, Callable[[dict], None]] = {
 def decode(line: bytes) -> dict:
     """One channel line as a checked record; :class:`BadRecord` otherwise."""
     try:
-        record = json.loads(line, object_hook=_tagged)
+        memo: dict[int, Any] = {}
+        record = json.loads(line, object_hook=lambda d: _tagged(d, memo))
     except (ValueError, RecursionError) as err:
         if isinstance(err, BadRecord):
             raise
@@ -194,13 +270,15 @@ class Reader:
             self.error = f"the results exceed {self.limit >> 20} MiB"
             self._buf.clear()
             return
+        start = len(self._buf)
         self._buf += chunk
         while self.error is None:
-            cut = self._buf.find(b"\n")
+            cut = self._buf.find(b"\n", start)         # only the new bytes can hold the end of the line
             if cut < 0:
                 break
             line = bytes(self._buf[:cut])
             del self._buf[:cut + 1]
+            start = 0
             try:
                 self.records.append(decode(line))
             except BadRecord as err:
