@@ -255,8 +255,6 @@ def _target(name: str, label: str, given: str | os.PathLike, make_dirs: bool,
         t.st = _stat(t.path if not via_fd else t.given)
     except OSError as err:
         raise t.error(_strerror(err)) from None
-    if not via_fd and not make_dirs:
-        _check_given_parent(t)
     if t.st is not None and stdout_st is not None and os.path.samestat(t.st, stdout_st):
         t.kind = STDOUT
         return t
@@ -269,6 +267,8 @@ def _target(name: str, label: str, given: str | os.PathLike, make_dirs: bool,
     elif t.given.endswith(os.sep):
         raise t.error("a file name cannot end with a slash")
     if t.kind == FILE:
+        if not make_dirs:
+            _check_given_parent(t)
         _check_directory(t, make_dirs)
     return t
 
