@@ -15,8 +15,6 @@ import os
 import pickle
 import resource
 import signal
-import stat
-import subprocess
 import time
 from pathlib import Path
 
@@ -158,6 +156,17 @@ def test_row05_truncated_or_empty_cache_entries_are_rebuilt(tmp_path, runtime):
         build(src, cache=cache)
     assert refused.value.code == "CACHE_UNSAFE" and "chmod go-w" in str(refused.value)
     os.chmod(cache, 0o700)
+    entry = build(src, cache=cache).library.parent
+    if os.geteuid() == 0:                          # an entry another user owns: refused, never loaded
+        os.chown(entry, 65534, 65534)
+        with pytest.raises(BuildError, match="belongs to another user"):
+            build(src, cache=cache)
+        os.chown(entry, 0, 0)
+    moved = entry.with_name(entry.name + ".real")
+    entry.rename(moved)
+    entry.symlink_to(moved)                        # an entry that is a link elsewhere: refused too
+    with pytest.raises(BuildError, match="symbolic link"):
+        build(src, cache=cache)
 
 
 # -- row 6: the cache key covers the headers the compiler read ---------------------------------------------

@@ -32,7 +32,15 @@ from toolkit.console.children import Deadline, TimedOut, run_tool
 from . import cache as cachemod
 from .cache import Cache, CacheError, sha256_file
 from .errors import BuildError, compile_error, printable, tool_failure
-from .overlay import DEPS_TARGET, analyse, build_overlay, encode_source, mirror, original, parse_deps
+from .overlay import (
+    DEPS_TARGET,
+    analyse,
+    build_overlay,
+    encode_source,
+    mirror,
+    original,
+    parse_deps,
+)
 from .rewrite import c_string
 
 PKG = Path(__file__).resolve().parent

@@ -49,6 +49,14 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
+def valid_text(text: str) -> str:
+    """``text`` with the undecodable bytes of a path (surrogates) written ``\\xNN``: valid UTF-8 to write."""
+    return _SURROGATE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)
+
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
 def printable_lines(text: str) -> str:
     """:func:`printable` for each line of a multi-line text (a report)."""
     return "\n".join(printable(line) for line in text.split("\n"))

@@ -20,6 +20,11 @@ def printable_lines(text: str) -> str:
     from toolkit.asc.errors import printable_lines as lines
     return lines(text)
 
+
+def valid_text(text: str) -> str:
+    from toolkit.asc.errors import valid_text as valid
+    return valid(text)
+
 _BUILD_OPTIONS = [*build_options("stop the build and run of a program after S seconds (one budget for both)"),
                   output_options("json", "trace", "html")]
 
@@ -93,7 +98,7 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
         contents["trace"] = dump_json(_trace_of([run]))
     if "html" in plan:
         from toolkit.views.html_asc import run_page
-        contents["html"] = run_page(run)
+        contents["html"] = valid_text(run_page(run))
     code = finish(plan, contents, lambda: printable_lines(run_text(run)), run_passed(run))
     return run.exit_status or code                 # the program's own failure status comes first
 
@@ -128,7 +133,7 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
         contents["trace"] = dump_json(_trace_of(runs))
     if "html" in plan:
         from toolkit.views.html_asc import compare_page
-        contents["html"] = compare_page(runs[0], runs[1], result)
+        contents["html"] = valid_text(compare_page(runs[0], runs[1], result))
     code = finish(plan, contents, lambda: printable_lines(compare_text(runs[0], runs[1], result, ("a", "b"))
                                                          + _advice_text(result)),
                   result["passed"])

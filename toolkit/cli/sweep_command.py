@@ -158,7 +158,9 @@ def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, 
                                     list(ctx.meta.get("program_args", [])), vf_fusion)
     rows, runs = sweep.run(asc_target.run_point, points)
     series = asc_target.series_labels(sources)
-    from toolkit.sweep import report             # after the points: its pictures need matplotlib (slow to import)
+    from toolkit.sweep import (
+        report,  # after the points: its pictures need matplotlib (slow to import)
+    )
     doc = report.sweep_doc(" ".join(sources), swept or {"(none)": [""]}, series, rows, runs=runs,
                            executor=sweep.executor)
     return sweep.finish(doc, f"sweep of {', '.join(series)}")

@@ -22,7 +22,13 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Hashable, Sequence
 
-from toolkit.console.children import become_subreaper, children_of, kill_tree, proc_table, reap
+from toolkit.console.children import (
+    become_subreaper,
+    children_of,
+    kill_tree,
+    proc_table,
+    reap,
+)
 from toolkit.console.outputs import held_signals
 
 PointFn = Callable[[dict], dict]
