@@ -5,10 +5,10 @@ Adds to every KernelReport ``extra["cycles"]`` (run and per-VF cannsim-named met
 """
 from __future__ import annotations
 
+from toolkit.calibration.cannsim import predict, run_metrics, vf_metrics
+from toolkit.calibration.vf_rows import PUSHQ
 from toolkit.timing.model import TimingModel
-from toolkit.views.cannsim import predict, run_metrics, vf_metrics
 
-from .calibration import PUSHQ
 from .registry import MEASUREMENT_SCOPE
 from .report import EXTRA_COLUMNS, Column, KernelReport
 
