@@ -90,6 +90,27 @@ def predict_rows(events: dict[str, list], machine: Machine) -> list[Prediction]:
     return out
 
 
+def vs_vendor(measured: dict, sums: dict, run: dict, vf: dict, scope: str) -> dict[str, dict]:
+    """Our cycle figure beside each measured cycle figure of one kernel (``measured``, ``sums``: see
+    :func:`~.counter_rows.measured_figures`; ``run``, ``vf``: :mod:`.cannsim` metrics): metric (``RV_X:sum_cycles``
+    for opcode cells) -> ours, vendor, error %."""
+    compared = {}
+    for metric, value in measured.items():
+        if metric.startswith("RV_"):
+            ours = predict(metric, run, vf, scope)[1]
+            value = sums.get(metric)
+            metric = f"{metric}:sum_cycles"
+        elif metric.endswith("cycles") and metric != "rveclp_sum_cycles":
+            ours = predict(metric, run, vf, scope)[0]
+        else:
+            continue
+        if ours is None or value is None:
+            continue
+        compared[metric] = {"ours": ours, "vendor": value,
+                            "error_pct": round(100.0 * (ours - value) / value, 2) if value else None}
+    return compared
+
+
 def mape(preds: list[Prediction], kind: str) -> float:
     errs = [abs(p.error_pct) for p in preds if p.kind == kind and p.error_pct is not None]
     return sum(errs) / len(errs) if errs else 0.0
