@@ -6,7 +6,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from operators.softmax import calibration, host
+from operators.softmax import host
 from operators.softmax.common import SoftmaxShape
 from toolkit.calibration import whole_kernel as ck
 from toolkit.cli import main
@@ -104,7 +104,7 @@ def test_cli_bad_input_exits_2(args, capsys):
 
 def test_whole_kernel_rows_meet_the_acceptance_targets():
     """The hardware rows (task time within 15 %, per-pipe busy within 20 %, order 0 > 3 > 7 kept)."""
-    preds = calibration.predict_rows(calibration.collect(), load_machine())
+    preds = ck.predict_rows(ck.collect(), load_machine())
     s = ck.summary(preds)
     assert s["task_rows"] == 3 and s["task_ok"] == 3
     assert s["pipe_rows"] == 12 and s["pipe_ok"] == 12
