@@ -51,6 +51,10 @@ class CompareResult:
         return {"errors": self.errors, "max_diff": max_diff,
                 "max_diff_index": self.max_diff_index, "precision": self.precision}
 
+    def describe(self, name: str) -> str:
+        """One line for a failed gate: ``NAME E errors (max diff M)``."""
+        return f"{name} {self.errors} errors (max diff {self.max_diff:g})"
+
 
 #: elements compared at a time: the fp32 temporaries stay bounded whatever the output size
 COMPARE_CHUNK = 1 << 20
@@ -105,6 +109,10 @@ class CheckResult:
     worst_error: float    # largest error in the check's own measure (inf for NaN)
     failures: int         # elements outside the tolerance
     n: int = 0            # element count
+
+    def describe(self, name: str) -> str:
+        """One line for a failed gate: ``NAME F errors (max error W)``."""
+        return f"{name} {self.failures} errors (max error {self.worst_error:g})"
 
 
 def _check(err: np.ndarray, limit: np.ndarray | float, nan_mask: np.ndarray) -> CheckResult:
