@@ -97,13 +97,10 @@ def _progress(params, machine, n_backends: int):
 
 def _report_json(params, lineup: Lineup) -> dict[str, Any]:
     t = next(iter(lineup.runs.values())).tiling
-    return {
-        "params": {**params.__dict__,
-                   "cores": params.cores if params.cores is not None else lineup.machine.aiv_cores},
-        "tiling": {"block_num": t.blockNum, "block_factor": t.blockFactor, "ub_factor": t.ubFactor},
-        "passed": lineup.passed,
-        "backends": lineup.runs_json(),
-    }
+    cores = params.cores if params.cores is not None else lineup.machine.aiv_cores
+    return lineup.to_json({"params": {**params.__dict__, "cores": cores},
+                           "tiling": {"block_num": t.blockNum, "block_factor": t.blockFactor,
+                                      "ub_factor": t.ubFactor}}, "backends")
 
 
 def _advice_text(report: dict) -> str:

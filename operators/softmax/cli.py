@@ -39,9 +39,8 @@ def softmax_command(ctx: click.Context, total_m, total_n, single_core_m, seed, d
         x, golden = host.read_case(data_dir, shape) if data_dir else host.gen_data(shape, seed)
     machine = load_machine()
     lineup = Lineup({v: host.run_variant(v, x, golden, shape, machine) for v in variants}, machine)
-    report = {"params": {"total_m": total_m, "total_n": total_n, "single_core_m": single_core_m, "seed": seed,
-                         "blocks": shape.blocks, "data_dir": data_dir},
-              "passed": lineup.passed, "variants": lineup.runs_json()}
+    report = lineup.to_json({"params": {"total_m": total_m, "total_n": total_n, "single_core_m": single_core_m,
+                                        "seed": seed, "blocks": shape.blocks, "data_dir": data_dir}}, "variants")
     contents = {"json": dump_json(report)}
     if "trace" in plan:
         from toolkit.views.trace import launch_trace, merge_traces

@@ -18,7 +18,7 @@ from toolkit.engine.launch import gm_alloc
 from toolkit.harness import binio
 from toolkit.harness.case import Case
 from toolkit.harness.data import BadInput
-from toolkit.harness.golden import MAX_MISMATCH_LINES, CheckResult, CompareResult, check_abs
+from toolkit.harness.golden import CheckResult, CompareFloat, CompareResult, check_abs
 from toolkit.harness.plan import init_plan
 from toolkit.harness.run import Run, run_case
 from toolkit.machine import Machine, load_machine
@@ -58,34 +58,6 @@ def read_case(directory: str, shape: SoftmaxShape) -> tuple[np.ndarray, np.ndarr
     xy = (np.float32, (shape.totalM, shape.totalN))
     files = binio.read_files(directory, {"input/input_x": xy, "output/golden": xy})
     return files["input/input_x"], files["output/golden"]
-
-
-def _g(v: float) -> str:
-    """iostream default formatting of a float (6 significant digits, as ``%g``)."""
-    return f"{float(v):g}"
-
-
-def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = COMPARE_TOL) -> CompareResult:
-    """``diff = |actual - golden|`` in float; ``diff > tol`` is an error; a strictly larger diff moves
-    the max (first occurrence wins); NaN diffs fail both comparisons (neither error nor max). Numbers in iostream
-    default formatting; the result is a :class:`toolkit.harness.golden.CompareResult`, as ``CompareBf16``'s."""
-    a = np.asarray(actual, np.float32).ravel()
-    g = np.asarray(golden, np.float32).ravel()
-    n = g.size
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(a[:n] - g)
-        bad = np.flatnonzero(diff > np.float32(tol))
-        finite = np.where(np.isnan(diff), np.float32(-1), diff)
-    idx = int(np.argmax(finite)) if n else 0
-    max_diff = float(max(finite[idx], 0.0)) if n else 0.0
-    idx = idx if max_diff > 0 else 0
-    errors = int(bad.size)
-    precision = float(np.float32((n - errors) / n * 100)) if n else 100.0
-    lines = [f"{name} mismatch index {i}, expected {_g(g[i])}, actual {_g(a[i])}, diff {_g(diff[i])}"
-             for i in bad[:MAX_MISMATCH_LINES]]
-    lines.append(f"{name} precision {_g(precision)}%, errors {errors}, max diff {_g(max_diff)} at {idx}")
-    return CompareResult(name=name, n=n, errors=errors, max_diff=max_diff, max_diff_index=idx, precision=precision,
-                         lines=lines, passed=errors == 0)
 
 
 def variant_module(variant: str):

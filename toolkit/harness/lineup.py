@@ -31,6 +31,10 @@ class Lineup:
         """variant -> the run's JSON with its cycle summary."""
         return {k: {**r.to_json(), "cycles": self.cycles[k]} for k, r in self.runs.items()}
 
+    def to_json(self, head: dict[str, Any], section: str) -> dict[str, Any]:
+        """The report: ``head`` (the command's parameters ...), ``passed``, then the runs under ``section``."""
+        return {**head, "passed": self.passed, section: self.runs_json()}
+
     def cycles_title(self, cite_clock: bool = False) -> str:
         m = self.machine
         cite = f": {m.sources['core']['clock_mhz']}" if cite_clock else ""
