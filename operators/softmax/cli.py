@@ -3,7 +3,14 @@ from __future__ import annotations
 
 import click
 
-from toolkit.cli import BadUsage, check_envelope, dump_json, finish, force_option, output_options
+from toolkit.cli import (
+    BadUsage,
+    check_envelope,
+    dump_json,
+    finish,
+    force_option,
+    output_options,
+)
 from toolkit.console.outputs import OutputPlan
 from toolkit.harness.data import user_input
 from toolkit.machine import load_machine
