@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from toolkit.machine import Machine
-from toolkit.views.cycles import compare_cycles_table
-from toolkit.views.launch_summary import time_launches
+from toolkit.timing.model import TimingModel
+from toolkit.views.cycles import compare_cycles_table, cycle_summary
 from toolkit.views.trace import launches_trace
 from toolkit.views.ub_report import compare_table
 
@@ -21,7 +21,9 @@ class Lineup:
     def __init__(self, runs: Mapping[str, Run], machine: Machine):
         self.runs = dict(runs)
         self.machine = machine
-        self.model, self.timings, self.cycles = time_launches({k: r.launch for k, r in self.runs.items()}, machine)
+        self.model = TimingModel(machine)
+        self.timings = {k: self.model.launch(r.launch) for k, r in self.runs.items()}
+        self.cycles = {k: cycle_summary(self.timings[k], aborted=r.launch.aborted) for k, r in self.runs.items()}
 
     @property
     def passed(self) -> bool:

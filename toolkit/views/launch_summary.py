@@ -4,7 +4,7 @@ the same launch.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from toolkit.engine.launch import LaunchResult
 from toolkit.machine import Machine
@@ -59,10 +59,3 @@ def launch_summary(result: LaunchResult, model: TimingModel | None = None, timin
     return {"kernel": result.kernel, "block_dim": result.block_num, "passed": gate(diags, ub), "ub": ub.to_json(),
             "counters": launch_counters(result, machine), "cycles": cycles,
             "diagnostics": [d.to_json() for d in diags]}
-
-
-def time_launches(launches: Mapping[str, LaunchResult], machine: Machine) -> tuple[TimingModel, dict, dict]:
-    """(the cycle model, name -> KernelTiming, name -> cycle summary) of launches shown side by side."""
-    model = TimingModel(machine)
-    timings = {k: model.launch(r) for k, r in launches.items()}
-    return model, timings, {k: cycle_summary(timings[k], aborted=r.aborted) for k, r in launches.items()}
