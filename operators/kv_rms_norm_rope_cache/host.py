@@ -1,4 +1,5 @@
-"""Host side of KvRmsNormRopeCache (the sample's RunSample): data, tiling, GM, launch, CompareBf16, UB plan.
+"""Host side of KvRmsNormRopeCache (the sample's RunSample) on the operator harness (``toolkit.harness``):
+its options and envelope, its data, tiling and GM case, the CompareBf16 checks and the UB plan at any ubFactor.
 
 Both backends run under this one host side, so a difference between them can only come from the
 kernels. Inputs come from the in-process generator (byte-identical to the vendor's gen_data.py) or from

@@ -123,7 +123,7 @@ def run_point(point: dict) -> dict:
 def run_row(backend: str, params: dict, run: host.BackendRun, cycles: dict) -> dict[str, Any]:
     """The row of a finished run and its cycle summary (also the advisor's base row in the KV report)."""
     status = status_of(run.ub.fits, run.passed)
-    return make_row(backend, params, status, None if status == OK else run.failure() or "a gate failed",
+    return make_row(backend, params, status, None if status == OK else run.failure(),
                     ub=run.ub.to_json(), cycles=cycles, ub_factor_used=run.tiling.ubFactor,
                     block_factor=run.tiling.blockFactor, max_ub_factor=run.ub.max_ub_factor,
                     errors={n: c.errors for n, c in run.checks.items()})

@@ -1,4 +1,5 @@
-"""Host side of the softmax story (the sample's ``RunSample``): data, launch, CompareFloat, UB plan.
+"""Host side of the softmax story (the sample's ``RunSample``) on the operator harness (``toolkit.harness``):
+the variant table, data, envelope, the checks, the UB plan and what the report says of each variant.
 
 All variants run under this one host side on the sample's data (``scripts/gen_data.py``: the legacy
 numpy generator, ``np.random.seed(42)``, ``uniform(-3, 3)`` in float64 cast to float32) and are judged
