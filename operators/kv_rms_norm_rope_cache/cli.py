@@ -7,10 +7,10 @@ import click
 
 from toolkit.cli import check_envelope, dump_json, finish, force_option, output_options
 from toolkit.console.outputs import OutputPlan
-from toolkit.harness.data import user_input
 from toolkit.machine import load_machine
 
 if TYPE_CHECKING:                    # imported where used: `--help` does not load the emulator
+    from toolkit.harness.data import user_input
     from toolkit.harness.lineup import Lineup
 
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)

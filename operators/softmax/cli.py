@@ -12,7 +12,6 @@ from toolkit.cli import (
     output_options,
 )
 from toolkit.console.outputs import OutputPlan
-from toolkit.harness.data import user_input
 from toolkit.machine import load_machine
 
 from .sample_shape import SINGLE_CORE_M, TOTAL_M, TOTAL_N
@@ -31,6 +30,7 @@ from .sample_shape import SINGLE_CORE_M, TOTAL_M, TOTAL_N
 def softmax_command(ctx: click.Context, total_m, total_n, single_core_m, seed, data_dir, json_path, trace_path,
                     force) -> int:
     """Softmax 0_membase / 3_multi_row / 7_merged_vf_direct: sample gate, float64 check, UB, cycles, task time."""
+    from toolkit.harness.data import user_input
     from toolkit.harness.lineup import Lineup
 
     from . import host

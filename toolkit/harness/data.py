@@ -3,8 +3,7 @@ option or a bad ``--data-dir`` file (exit 2, one line), the directory check, and
 which turns them into the command's usage error.
 
 An operator's own generator (its ``gen_data``) makes the data in process; ``--data-dir DIR`` reads the
-same files from a directory laid out as that generator writes it (``toolkit.harness.binio``). This module
-imports no numpy: the commands import it at start-up.
+same files from a directory laid out as that generator writes it (``toolkit.harness.binio``).
 """
 from __future__ import annotations
 
