@@ -10,7 +10,6 @@ from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
 
 if TYPE_CHECKING:                    # imported where used: `--help` does not load the emulator
-    from toolkit.harness.data import user_input
     from toolkit.harness.lineup import Lineup
 
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
@@ -37,6 +36,7 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
                trace_path, force, html_path, advise, jobs) -> int:
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
+    from toolkit.harness.data import user_input
     from toolkit.harness.lineup import Lineup
 
     from . import host
