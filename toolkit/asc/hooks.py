@@ -141,6 +141,8 @@ class _LoopGuard:
     hardware: bool
     unroll: int
     loop: Any = None
+    immediate: bool = False      #: the loop bound is a literal (the rewrite's hardware code 2)
+    where: tuple | None = None
 
 
 def loop_begin(hardware: int, unroll: int, reason_id: int, file_id: int, line: int) -> int:
@@ -150,7 +152,8 @@ def loop_begin(hardware: int, unroll: int, reason_id: int, file_id: int, line: i
     if not hardware:
         ctx.report("VF_SOFTWARE_LOOP", f"loop in VF {ctx.vf.name} is a software loop: {_s(reason_id)}",
                    where=(_s(file_id), line))
-    return _prog().new_handle(_LoopGuard(ctx.vf, bool(hardware), unroll))
+    return _prog().new_handle(_LoopGuard(ctx.vf, bool(hardware), unroll, immediate=hardware == 2,
+                                         where=(_s(file_id), line)))
 
 
 def loop_iter(handle: int) -> None:
@@ -158,7 +161,7 @@ def loop_iter(handle: int) -> None:
     if not g.hardware:
         return
     if g.loop is None:
-        g.loop = g.rec.loop_enter(None)
+        g.loop = g.rec.loop_enter(None, immediate=g.immediate, where=g.where)
         if g.unroll:
             g.rec.unroll_hints.append(int(g.unroll))
     g.rec.loop_iteration(g.loop)

@@ -283,8 +283,9 @@ def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, 
         hw = not reason
         out.loops.append(LoopSite(t.line, hw, reason, unroll))
         reason_c = c_string(reason)
+        code = 2 if hw and _literal_bound(toks[semis[0] + 1:semis[1]]) else int(hw)
         edits.append((t.start, t.start,
-                       f'{{ ::__asc::VfLoop {var}({int(hw)}, {unroll}, "{reason_c}", __FILE__, __LINE__); '))
+                       f'{{ ::__asc::VfLoop {var}({code}, {unroll}, "{reason_c}", __FILE__, __LINE__); '))
         edits.append((toks[stmt_end].end, toks[stmt_end].end, " }"))
         if hw:
             c0, c1 = semis[0] + 1, semis[1]
@@ -293,6 +294,12 @@ def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, 
             else:
                 edits.append((toks[c0].start, toks[c0].start, f"{var}.next("))
                 edits.append((toks[c1 - 1].end, toks[c1 - 1].end, ")"))
+
+
+def _literal_bound(cond: list[Token]) -> bool:
+    """A condition ``i < 8`` (or ``<=``, ``!=``): the trip count is an immediate the compiler can unroll
+    (the guard's hardware code 2; the runtime unrolls such a loop beyond the hardware loop levels)."""
+    return len(cond) == 3 and cond[1].text in ("<", "<=", "!=") and cond[2].kind == "number"
 
 
 def _is_do_while_tail(toks: list[Token], begin: int, i: int) -> bool:

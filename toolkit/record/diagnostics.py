@@ -33,7 +33,7 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "UNALIGN_STORE_NOT_FLUSHED": (ERROR, False, "StoreUnAlign must be followed by StoreUnAlignPost before the VF ends"),
     "GM_WRITE_CONFLICT": (ERROR, False, "two cores must not write the same GM bytes"),
     "ZEROING_ACCUMULATOR": (WARNING, False, "an accumulator updated in ZEROING mode under a partial mask loses the lanes outside it; use MERGING"),
-    "REGISTER_LIMIT": (ERROR, True, "VF register file limits (UnalignReg 4+4, loop nesting 4)"),
+    "REGISTER_LIMIT": (ERROR, True, "VF register file limits (UnalignRegForLoad 4, UnalignRegForStore 4)"),
     "REGISTER_SPILL": (WARNING, False, "more than 32 RegTensor / 8 MaskReg live in one VF spill to UB"),
     "BAD_PARAMETER": (ERROR, True, "API parameter outside its documented range"),
     "DATACOPY_TRUNCATED": (WARNING, False, "DataCopy moves whole 32 B blocks: a count whose bytes are not a multiple of 32 loses its tail (use DataCopyPad)"),
