@@ -33,6 +33,12 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC::Reg", "MaskDist", rt.MaskDist, "int"),
     ("AscendC::Reg", "IndexOrder", rt.IndexOrder, "int"),
     ("AscendC", "CMPMODE", rt.CMPMODE, "int"),
+    # Reg breadth
+    ("AscendC::Reg", "GatherMaskMode", rt.GatherMaskMode, "int"),
+    ("AscendC::Reg", "HistogramsBinType", rt.HistogramsBinType, "int"),
+    ("AscendC::Reg", "HistogramsType", rt.HistogramsType, "int"),
+    ("AscendC::Reg", "PairReduce", rt.PairReduce, "int"),
+    ("AscendC", "SpecialPurposeReg", rt.SpecialPurposeReg, "int"),
     ("AscendC", "TPosition", TPosition, "uint8_t"),
     ("AscendC", "HardEvent", HardEvent, "int"),
 ]

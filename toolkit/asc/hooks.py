@@ -38,12 +38,18 @@ _REG_KINDS = {"RegTensor": "reg", "MaskReg": "mask", "UnalignRegForLoad": "unali
               "UnalignRegForStore": "unalign_store"}
 
 
+def _reg_tensor(dtype: int, trait_num: int) -> rt.RegTensor:
+    if trait_num == 2:
+        raise NotImplementedError("RegTensor<T, RegTraitNumTwo> (two VL registers) is not emulated")
+    return rt.RegTensor(bridge.DTYPES[dtype])
+
+
 #: what ``new`` constructs for each C++ object kind (a, b: the constructor's encoded arguments)
 _CONSTRUCTORS = {
     "TPipe": lambda a, b: TPipe(),
     "TQue": lambda a, b: TQue(TPosition(bridge.POSITIONS[a]), b),
     "TBuf": lambda a, b: TBuf(TPosition(bridge.POSITIONS[a])),
-    "RegTensor": lambda a, b: rt.RegTensor(bridge.DTYPES[a]),
+    "RegTensor": lambda a, b: _reg_tensor(a, b),
     "MaskReg": lambda a, b: rt.MaskReg(),
     "UnalignRegForLoad": lambda a, b: rt.UnalignRegForLoad(),
     "UnalignRegForStore": lambda a, b: rt.UnalignRegForStore(),

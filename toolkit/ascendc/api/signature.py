@@ -1,15 +1,15 @@
 """The C++ declaration of a form, as the generated headers and ``migrate-check api`` show it."""
 from __future__ import annotations
 
-from .spec import DEDUCED, ENUM, HIDDEN, IGNORED, NOTREG, TRAIT, ApiDef, Arg, Form, TParam
+from .spec import DEDUCED, ENUM, HIDDEN, IGNORED, NOTREG, TRAIT, VALUE, ApiDef, Arg, Form, TParam
 
 
 def tparam(p: TParam) -> str:
     if p.kind == NOTREG:
         return f"class {p.name}, ASC_NOT_REG({p.name})"
     if p.kind == DEDUCED:
-        return f"class {p.name}"
-    head = f"{p.ctype} {p.name}" if p.kind in (ENUM, TRAIT) or (p.kind == HIDDEN and p.ctype != "class") \
+        return f"{p.ctype} {p.name}"
+    head = f"{p.ctype} {p.name}" if p.kind in (ENUM, TRAIT, VALUE) or (p.kind == HIDDEN and p.ctype != "class") \
         else f"class {p.name}"
     return head if p.default is None else f"{head} = {p.default}"
 
