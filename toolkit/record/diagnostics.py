@@ -40,6 +40,7 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "MASK_ZERO": (WARNING, False, "a level-0 call with an empty mask is not guaranteed to be a no-op on Ascend 950"),
     "VF_RULE": (ERROR, True, "RegBase registers and APIs live inside __simd_vf__ functions; a VF may call only __simd_callee__ functions"),
     "VF_SOFTWARE_LOOP": (WARNING, False, "a VF loop with while/do, continue, break, return, goto, switch, a data-dependent if or ?: cannot be a hardware loop: the compiler emits scalar branches per iteration (slow)"),
+    "SQUEEZE_STATUS_MISSING": (ERROR, False, "the AR form of StoreUnAlign stores the byte count of the Squeeze<STORE_REG> before it: the two must alternate"),
     "UNSUPPORTED_API": (ERROR, True, "the emulator implements the Ascend C surface listed in the README; other names or forms are refused"),
 }
 

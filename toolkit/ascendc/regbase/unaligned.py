@@ -141,8 +141,10 @@ def StoreUnAlign(t: TArgs, dst: UbPtr, src: Any, ureg: UnalignRegForStore, count
 
 def _store_ar(ctx, rec, t: TArgs, dst: UbPtr, src: RegTensor, ureg: UnalignRegForStore) -> None:
     counts = rec.squeeze_bytes
-    if counts is None:
-        raise ValueError("StoreUnAlign without a count needs a preceding Squeeze<T, GatherMaskMode::STORE_REG>")
+    if counts is None:            # the hardware stores a stale count: nothing is written here
+        ctx.report("SQUEEZE_STATUS_MISSING", "StoreUnAlign without a count follows no Squeeze<T, "
+                   "GatherMaskMode::STORE_REG>: it has no byte count to store")
+        counts = 0
     rec.squeeze_bytes = None                                      # consumed: the two must alternate
     rows = rec.batch
     counts = np.broadcast_to(np.asarray(counts), (rows,))
