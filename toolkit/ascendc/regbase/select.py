@@ -70,8 +70,11 @@ def Arange(t: TArgs, dst: RegTensor, start: Any) -> None:
     if t.enum(IndexOrder, IndexOrder.INCREASE_ORDER) == IndexOrder.DECREASE_ORDER:
         k = k[::-1]
     with np.errstate(over="ignore"):
-        vals = (np.float64(scalar_value(start)) + step * k).astype(dt) if dt.kind == "f" or dt.name == "bfloat16" \
-            else ((int(scalar_value(start)) + step * k) % (1 << (8 * dt.itemsize))).astype(np.uint64).astype(dt)
+        if dt.kind == "f" or dt.name == "bfloat16":
+            vals = (np.float64(scalar_value(start)) + step * k).astype(dt)
+        else:                                       # wrap in the unsigned type of the width, then reinterpret
+            base = np.uint64(int(scalar_value(start)) & 0xFFFFFFFFFFFFFFFF)
+            vals = (base + np.uint64(step) * k.astype(np.uint64)).astype(np.dtype(f"u{dt.itemsize}")).view(dt)
     dst.acc_lanes = None
     dst.set(vals, None, rec, dt.itemsize)
     rec.emit("RV_VCI", dst.id, (), None)
