@@ -34,8 +34,9 @@ def exact_fma(a, b, c, dt):
 def _hard_cases(dt, n):
     """Operands whose product + addend sits near a rounding tie (two roundings often differ there)."""
     rng = np.random.default_rng(7)
-    a = (1 + rng.integers(1, 2 ** 10, n) * 2.0 ** -11).astype(dt)
-    b = (1 + rng.integers(1, 2 ** 10, n) * 2.0 ** -11).astype(dt)
+    bits = {F16: 10, BF16: 7, F32: 23}[dt]            # the format's fraction bits: the product is inexact
+    a = (1 + rng.integers(1, 2 ** bits, n) * 2.0 ** -bits).astype(dt)
+    b = (1 + rng.integers(1, 2 ** bits, n) * 2.0 ** -bits).astype(dt)
     c = (-(a.astype(F64) * b.astype(F64))).astype(dt)
     return a, b, c
 
