@@ -52,24 +52,27 @@ def _multiply_add(t: TArgs, dst: RegTensor, a: np.ndarray, b: np.ndarray, c: np.
     _finish(rec, opcode, dst, dt, result, lane_def, mask, _mode(t), srcs)
 
 
+def _fused_three(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg, order: str,
+                 opcode: str, name: str) -> None:
+    """a * b + c with one rounding, the operands named by ``order`` (d = dst, 0 = src0, 1 = src1)."""
+    dt = t.type(0) or dst.dtype
+    w = dt.itemsize
+    regs = {"d": dst, "0": src0, "1": src1}
+    a, b, c = (regs[k].raw.view(dt) for k in order)
+    lane_def = _and_def(src0.lane_defined(w), src1.lane_defined(w), dst.lane_defined(w))
+    _multiply_add(t, dst, a, b, c, True, opcode, lane_def, (src0.id, src1.id, dst.id), mask, name)
+
+
 @template
 def MulAddDst(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg) -> None:
     """``MulAddDst(dst, a, b, mask)``: dst = a * b + dst, one rounding (VMULA)."""
-    dt = t.type(0) or dst.dtype
-    w = dt.itemsize
-    lane_def = _and_def(src0.lane_defined(w), src1.lane_defined(w), dst.lane_defined(w))
-    _multiply_add(t, dst, src0.raw.view(dt), src1.raw.view(dt), dst.raw.view(dt), True, "RV_VMULA", lane_def,
-                  (src0.id, src1.id, dst.id), mask, "MulAddDst")
+    _fused_three(t, dst, src0, src1, mask, "01d", "RV_VMULA", "MulAddDst")
 
 
 @template
 def MulDstAdd(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg) -> None:
     """``MulDstAdd(dst, a, b, mask)``: dst = dst * a + b, one rounding (VMADD)."""
-    dt = t.type(0) or dst.dtype
-    w = dt.itemsize
-    lane_def = _and_def(src0.lane_defined(w), src1.lane_defined(w), dst.lane_defined(w))
-    _multiply_add(t, dst, dst.raw.view(dt), src0.raw.view(dt), src1.raw.view(dt), True, "RV_VMADD", lane_def,
-                  (src0.id, src1.id, dst.id), mask, "MulDstAdd")
+    _fused_three(t, dst, src0, src1, mask, "d01", "RV_VMADD", "MulDstAdd")
 
 
 @template
