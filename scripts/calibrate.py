@@ -23,7 +23,7 @@ from toolkit.calibration import report, vf_fit, vf_rows, whole_kernel
 from toolkit.calibration.sources import RegistrationError, registered
 from toolkit.cli import ArgParser, BadUsage, guarded, write_output
 from toolkit.console.outputs import OutputPlan
-from toolkit.machine import load_machine
+from toolkit.machine import isa, load_machine
 
 MACHINE_FILE = "machine/ascend950.toml"
 
@@ -89,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     if not plan.stdout_taken:
         print(report.report(preds, folds))
         print("\n" + wk_text)
+        guessed = isa.assumed(ev.machine(values))
+        print(f"\nassumed instruction costs (no measured figure, see their source notes): {len(guessed)}: "
+              + ", ".join(guessed))
     return 0
 
 

@@ -121,10 +121,10 @@ def test_compile_error_is_bad_input_with_location(tmp_path, capsys):
 @needs_compiler
 def test_unsupported_api_is_named_not_a_page_of_errors(tmp_path, capsys):
     src = write(tmp_path, "uns.asc", '#include "kernel_operator.h"\n__simd_vf__ void F()\n{\n'
-                '    AscendC::Reg::RegTensor<float> r;\n    AscendC::Reg::Squeeze(r, r);\n}\nint main() { return 0; }\n')
+                '    AscendC::Reg::RegTensor<float> r;\n    AscendC::Reg::Bitonic(r, r);\n}\nint main() { return 0; }\n')
     code, _, err = _cli("run", str(src), capsys=capsys)
     assert code == 2
-    assert f"UNSUPPORTED_API Squeeze {src}:5" in err
+    assert f"UNSUPPORTED_API Bitonic {src}:5" in err
 
 
 @needs_compiler

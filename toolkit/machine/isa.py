@@ -56,3 +56,9 @@ def check(machine) -> tuple[list[str], list[str]]:
             missing.append(f"{op}: a {kind} opcode on unit {cost.unit}")
     unused = [op for op in machine.instructions if op not in REGISTRY]
     return missing, unused
+
+
+def assumed(machine) -> list[str]:
+    """Opcodes whose cost entry is a stated assumption ("assumed like ..."), not a measured or documented
+    figure: what calibrate.py lists so that they are not mistaken for calibrated numbers."""
+    return sorted(op for op, cost in machine.instructions.items() if "assum" in cost.source.lower())
