@@ -1,0 +1,189 @@
+"""Port a MemBase ``.asc`` file: find its compute regions, write each as a RegBase VF, keep the rest.
+
+``port_source(path)`` returns the new text and, per region, what was done (or why the region stays
+MemBase: which call, which reason). Temporaries: a ``TBuf`` member is a temporary when no code outside
+the regions refers to it (only its ``InitBuffer`` and its declaration); its ``InitBuffer`` goes when
+every region using it was ported into registers.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolkit.asc.lexer import tokens
+
+from .emit import Traits, VfWriter
+from .frontend import Unit, parse_unit
+from .model import build_model
+from .params import Params
+from .plan import make_plan
+from .regions import Region, find_regions
+from .scope import PortError
+from .writer import Edit, apply_edits, call_site, insertion_point, kept_declarations, remove_statement
+
+
+@dataclass
+class RegionReport:
+    function: str
+    line: int
+    end_line: int
+    status: str                       #: ported | membase
+    calls: list[str] = field(default_factory=list)   #: "Api@line" of its vector calls
+    reason: str = ""
+    at: str = ""                      #: the call (API and line) the reason is about
+    vf: str = ""
+    rows: str = ""
+    stages: int = 0
+    loops: int = 0
+    registers: int = 0
+    temps: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    call_line: int = 0                #: line of the asc_vf_call in the ported file
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class PortResult:
+    source: str
+    text: str
+    regions: list[RegionReport]
+    removed_buffers: list[str]
+    vf_code: dict[str, str]
+
+    @property
+    def ported(self) -> list[RegionReport]:
+        return [r for r in self.regions if r.status == "ported"]
+
+
+def temp_tbufs(unit: Unit, regions: list[Region]) -> set[str]:
+    """TBuf members referred to only inside regions, InitBuffer statements and declarations."""
+    spans = [(r.start, r.end) for r in regions] + [(s.start, s.end) for s in unit.init_buffers]
+    bodies = [(f.body.start, f.body.end) for f in unit.functions if f.body is not None]
+    out = set()
+    toks = tokens(unit.text)
+    for name in unit.tbufs:
+        ok = True
+        for t in toks:
+            if t.text != name:
+                continue
+            inside_fn = any(a <= t.start < b for a, b in bodies)
+            if inside_fn and not any(a <= t.start < b for a, b in spans):
+                ok = False
+                break
+        if ok:
+            out.add(name)
+    return out
+
+
+def port_source(path: str | Path, include_dirs: list[str] = (), defines: list[str] = ()) -> PortResult:
+    unit = parse_unit(path, include_dirs, defines)
+    regions = find_regions(unit)
+    temps = temp_tbufs(unit, regions)
+    traits = Traits()
+    reports: list[RegionReport] = []
+    edits: list[Edit] = []
+    vf_at: dict[int, list[str]] = {}
+    vf_code: dict[str, str] = {}
+    names_taken = {t.text for t in tokens(unit.text) if t.kind == "ident"}
+    uses_by_region: dict[int, set[str]] = {}
+    ported_ids: set[int] = set()
+    for k, region in enumerate(regions):
+        rep = RegionReport(region.function.name, region.line, region.end_line, "membase",
+                           calls=[f"{_api(it)}@{it.stmt.line}" for it in region.calls])
+        reports.append(rep)
+        uses_by_region[k] = {t.text for t in tokens(unit.text[region.start:region.end])} & set(unit.tbufs)
+        try:
+            code, args, vf = _port_region(region, unit, temps, traits, names_taken, rep)
+        except PortError as err:
+            rep.reason = err.reason
+            if err.line:
+                rep.at = f"{err.call or _call_at(region, err.line)}@{err.line}"
+            continue
+        names_taken.add(vf)
+        ported_ids.add(k)
+        rep.status, rep.vf = "ported", vf
+        vf_code[vf] = code
+        kept = kept_declarations(region, unit)
+        edits.append(Edit(region.start, region.end, call_site(region, unit, vf, args, kept)))
+        fn = region.function
+        at = fn.class_start if fn.class_start is not None else fn.start
+        vf_at.setdefault(insertion_point(unit.text, at), []).append(code)
+    removed = []
+    spilled = {t for r in reports for t in r.temps}
+    for t in sorted(temps):
+        users = [k for k, u in uses_by_region.items() if t in u]
+        if users and all(k in ported_ids for k in users) and t not in spilled:
+            removed.append(t)
+            for site in unit.init_buffers:
+                if site.target == t:
+                    edits.append(remove_statement(unit.text, site.start, site.end))
+    first = min(vf_at) if vf_at else None
+    for pos, codes in vf_at.items():
+        text = "\n\n".join(codes) + "\n\n"
+        if pos == first and traits.used:
+            text = "\n".join(traits.used.values()) + "\n\n" + text
+        edits.append(Edit(pos, pos, _qualify(text, unit)))
+    out = apply_edits(unit.text, edits)
+    for rep in reports:
+        if rep.vf:
+            m = re.search(rf"asc_vf_call<{re.escape(rep.vf)}>", out)
+            rep.call_line = out.count("\n", 0, m.start()) + 1 if m else 0
+    return PortResult(str(path), out, reports, removed, vf_code)
+
+
+def _port_region(region: Region, unit: Unit, temps: set[str], traits: Traits, taken: set[str],
+                 rep: RegionReport) -> tuple[str, list[str], str]:
+    model = build_model(region, unit, temps)
+    plan = make_plan(model)
+    fn = region.function
+    params = Params(template=bool(fn.template_params), taken=set())
+    base = f"{fn.name}VF" if region.index == 0 else f"{fn.name}VF{region.index + 1}"
+    vf = base
+    k = 1
+    while vf in taken:
+        k += 1
+        vf = f"{base}{k}"
+    writer = VfWriter(plan, vf, params, traits, model.flow.names)
+    code = writer.write()
+    rep.rows = model.R.cpp()
+    rep.stages = len(plan.stages)
+    rep.loops = sum(len(st.groups) for st in plan.stages)
+    rep.registers = writer.budget.peak
+    rep.assumptions = list(model.assumption_why)
+    rep.notes = list(model.notes) + plan.notes
+    rep.temps = sorted({s.arr.root.name for s in plan.sinks if s.kind == "spill" and s.arr.root.kind == "tbuf"})
+    return code, [p.arg for p in params.params], vf
+
+
+def _api(item) -> str:
+    f = item.call.func if item.call is not None else None
+    return f.name.split("::")[-1] if f is not None and hasattr(f, "name") else "?"
+
+
+def _call_at(region: Region, line: int) -> str:
+    for it in region.calls:
+        if it.stmt.line == line:
+            return _api(it)
+    return ""
+
+
+def _qualify(text: str, unit: Unit) -> str:
+    """``Reg::`` / ``RoundMode::`` need ``using namespace AscendC`` in the file or a header it includes."""
+    if _uses_ascendc(unit):
+        return text
+    return re.sub(r"(?<![\w:])(Reg|RoundMode)::", r"AscendC::\1::", text)
+
+
+def _uses_ascendc(unit: Unit) -> bool:
+    if re.search(r"using\s+namespace\s+AscendC\s*;", unit.text):
+        return True
+    for inc in re.findall(r'#\s*include\s*"([^"]+)"', unit.text):
+        for d in (unit.path.parent, unit.path.parent / "include", unit.path.parent.parent / "include"):
+            p = d / inc
+            if p.is_file() and re.search(r"using\s+namespace\s+AscendC\s*;", p.read_text(errors="replace")):
+                return True
+    return False
