@@ -37,7 +37,8 @@ class RegionReport:
     stages: int = 0
     loops: int = 0
     registers: int = 0
-    temps: list[str] = field(default_factory=list)
+    temps: list[str] = field(default_factory=list)           #: temporaries the port still spills into
+    removes: list[str] = field(default_factory=list)         #: temporaries whose InitBuffer the port removed
     assumptions: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     call_line: int = 0                #: line of the asc_vf_call in the ported file
@@ -121,6 +122,8 @@ def port_source(path: str | Path, include_dirs: list[str] = (), defines: list[st
             for site in unit.init_buffers:
                 if site.target == t:
                     edits.append(remove_statement(unit.text, site.start, site.end))
+    for k, rep in enumerate(reports):
+        rep.removes = [t for t in removed if t in uses_by_region[k]] if k in ported_ids else []
     first = min(vf_at) if vf_at else None
     for pos, codes in vf_at.items():
         text = "\n\n".join(codes) + "\n\n"
