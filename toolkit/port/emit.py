@@ -124,18 +124,19 @@ class VfWriter:
     def stage(self, st) -> list[str]:
         out: list[str] = [f"// stage {st.k // 2}"]
         self.budget.body = 0
-        accs: dict[Red, str] = {}
         direct = {red for red in st.reds if self._direct(red, st)}
+        split = {id(g): self._split(g, direct) for g in st.groups}
+        accs: dict[Red, list[str]] = {}
         for red in st.reds:
             if red in direct:
                 continue
-            name = self.declare(red, red.dtype, "row", out, red.kind + "Acc")
-            init = "0.0f" if red.kind == "sum" else (_LOWEST if red.kind == "max" else _HIGHEST)[red.dtype] \
-                if red.dtype in _LOWEST else None
-            if init is None:
-                raise PortError(f"{red.kind} reduction of {red.dtype} has no register form in the port")
-            out.append(f"Reg::Duplicate({name}, {init});")
-            accs[red] = name
+            init = _init_value(red)
+            two = any(split[id(g)] and any(sk.red is red for sk in g.sinks) for g in st.groups)
+            accs[red] = []
+            for k in range(2 if two else 1):
+                name = self.declare(red, red.dtype, "row", out, red.kind + "Acc" + (str(k) if two else ""))
+                out.append(f"Reg::Duplicate({name}, {init});")
+                accs[red].append(name)
         for red in direct:
             self.regs[red] = self.declare(red, red.dtype, "row", out)
         if st.membar:
@@ -143,14 +144,17 @@ class VfWriter:
         peak_body = 0
         for g in st.groups:
             self.budget.body = 0
-            out += self.group(g, accs, direct)
+            out += self.group(g, accs, direct, split[id(g)])
             peak_body = max(peak_body, self.budget.body)
         self.budget.body = peak_body
         self.check_budget()
         for red in st.reds:
             if red in accs:
+                acc = accs[red]
+                if len(acc) == 2:
+                    out.append(f"Reg::{_COMBINE[red.kind]}({acc[0]}, {acc[0]}, {acc[1]}, fullMask);")
                 name = self.declare(red, red.dtype, "row", out)
-                out.append(f"Reg::{_REDUCE[red.kind]}({name}, {accs[red]}, fullMask);")
+                out.append(f"Reg::{_REDUCE[red.kind]}({name}, {acc[0]}, fullMask);")
                 self.regs[red] = name
         for e in st.after:
             out += self.lane0(e)
@@ -158,6 +162,14 @@ class VfWriter:
             if e in self.plan.bcast:
                 out += self.broadcast(e, "row")
         return out
+
+    def _split(self, g: Group, direct: set) -> bool:
+        """Two accumulators (even and odd chunks) halve the loop-carried chain of a reduction loop of
+        four chunks or more; a loop of pairs, then at most one chunk, so nothing is read past the row."""
+        if not any(sk.kind == "acc" and sk.red not in direct for sk in g.sinks):
+            return False
+        n = g.width.int_value()
+        return n is None or -(-n // 64) >= 4
 
     def _direct(self, red: Red, st) -> bool:
         """A reduction of one chunk needs no accumulator: reduce the chunk under its mask."""
@@ -231,44 +243,66 @@ class VfWriter:
         return name
 
     # -- loops ---------------------------------------------------------------------------------------
-    def group(self, g: Group, accs: dict, direct: set) -> list[str]:
+    def group(self, g: Group, accs: dict, direct: set, split: bool = False) -> list[str]:
         vl = 64 if any(DTYPES.get(n.dtype, 4) == 4 for s in g.sinks for n in walk(s.value)) else 128
         ctype = "float" if vl == 64 else "half"
         W = g.width
         n_const = W.int_value()
-        chunks = -(-n_const // vl) if n_const is not None else None
         cnt = self.fresh("count")
         lines = [f"uint32_t {cnt} = {self.p.cpp(W)};"]
-        body: list[str] = [f"Reg::MaskReg mask = Reg::UpdateMask<{ctype}>({cnt});"]
-        loop_var = "i" if chunks != 1 else None
-        saved = dict(self.regs)
-        for s in g.sinks:
-            body += self.sink(s, vl, loop_var, accs, direct)
-        self.regs = saved
-        if chunks == 1:
-            return lines + ["{"] + _indent(body) + ["}"]
-        count = str(chunks) if chunks is not None else self.p.loop_count(W, vl)
-        return lines + [f"for (uint16_t i = 0; i < {count}; ++i) {{"] + _indent(body) + ["}"]
-
-    def sink(self, s: Sink, vl: int, i: str | None, accs: dict, direct: set) -> list[str]:
-        lines: list[str] = []
-        v = shift(s.value, s.lo)
-        reg = self.vector(v, vl, i, lines)
-        if s.kind in ("store", "spill"):
-            addr = self.address(s.arr, s.dtype, s.lo, vl, i, 1)
-            if DTYPES[s.dtype] == 2 and vl == 64:
-                lines.append(f"Reg::StoreAlign<{s.dtype}, Reg::StoreDist::DIST_PACK_B32>({addr}, {reg}, mask);")
-            else:
-                lines.append(f"Reg::StoreAlign({addr}, {reg}, mask);")
-        elif s.red in direct:
-            lines.append(f"Reg::{_REDUCE[s.red.kind]}({self.regs[s.red]}, {reg}, mask);")
-        else:
-            acc = accs[s.red]
-            op = {"sum": "Add", "max": "Max", "min": "Min"}[s.red.kind]
-            lines.append(f"Reg::{op}<{s.red.dtype}, Reg::MaskMergeMode::MERGING>({acc}, {acc}, {reg}, mask);")
+        if not split:
+            chunks = -(-n_const // vl) if n_const is not None else None
+            if chunks == 1:
+                return lines + ["{"] + _indent(self.chunk(g, vl, "", cnt, ctype, accs, direct, 0)) + ["}"]
+            count = str(chunks) if chunks is not None else self.p.loop_count(W, vl)
+            body = self.chunk(g, vl, f"i * {vl}", cnt, ctype, accs, direct, 0)
+            return lines + [f"for (uint16_t i = 0; i < {count}; ++i) {{"] + _indent(body) + ["}"]
+        pairs = str(n_const // (2 * vl)) if n_const is not None else self.p.loop_part(W, 2 * vl, "pairs")
+        tail = (str(-(-(n_const % (2 * vl)) // vl)) if n_const is not None
+                else self.p.loop_part(W, 2 * vl, "tail", vl))
+        if not getattr(self, "_mask1", False):
+            self._mask1 = True
+            self.budget.masks += 1
+        body = self.chunk(g, vl, f"i * {2 * vl}", cnt, ctype, accs, direct, 0)
+        body += self.chunk(g, vl, f"i * {2 * vl} + {vl}", cnt, ctype, accs, direct, 1)
+        lines += [f"for (uint16_t i = 0; i < {pairs}; ++i) {{"] + _indent(body) + ["}"]
+        if tail != "0":
+            rest = self.chunk(g, vl, f"{_paren(pairs)} * {2 * vl} + i * {vl}", cnt, ctype, accs, direct, 0)
+            lines += [f"for (uint16_t i = 0; i < {tail}; ++i) {{"] + _indent(rest) + ["}"]
         return lines
 
-    def address(self, arr, dtype: str, col: Poly, vl: int, i: str | None, cs: int) -> str:
+    def chunk(self, g: Group, vl: int, coff: str, cnt: str, ctype: str, accs: dict, direct: set, k: int) -> list[str]:
+        """One chunk of every sink of ``g``: its mask, loads, math and store or accumulation (``coff``:
+        the chunk's first column, ``k``: which accumulator)."""
+        mask = "mask" if k == 0 else f"mask{k}"
+        body = [f"Reg::MaskReg {mask} = Reg::UpdateMask<{ctype}>({cnt});"]
+        saved = dict(self.regs)
+        self.mask, self.coff = mask, coff
+        for s in g.sinks:
+            body += self.sink(s, vl, accs, direct, k)
+        self.regs = saved
+        return body
+
+    def sink(self, s: Sink, vl: int, accs: dict, direct: set, k: int) -> list[str]:
+        lines: list[str] = []
+        m = self.mask
+        v = shift(s.value, s.lo)
+        reg = self.vector(v, vl, lines)
+        if s.kind in ("store", "spill"):
+            addr = self.address(s.arr, s.dtype, s.lo, 1)
+            if DTYPES[s.dtype] == 2 and vl == 64:
+                lines.append(f"Reg::StoreAlign<{s.dtype}, Reg::StoreDist::DIST_PACK_B32>({addr}, {reg}, {m});")
+            else:
+                lines.append(f"Reg::StoreAlign({addr}, {reg}, {m});")
+        elif s.red in direct:
+            lines.append(f"Reg::{_REDUCE[s.red.kind]}({self.regs[s.red]}, {reg}, {m});")
+        else:
+            acc = accs[s.red][min(k, len(accs[s.red]) - 1)]
+            op = _COMBINE[s.red.kind]
+            lines.append(f"Reg::{op}<{s.red.dtype}, Reg::MaskMergeMode::MERGING>({acc}, {acc}, {reg}, {m});")
+        return lines
+
+    def address(self, arr, dtype: str, col: Poly, cs: int) -> str:
         ptr = self.p.pointer(arr, dtype)
         size = DTYPES[dtype]
         parts = [ptr]
@@ -278,13 +312,12 @@ class VfWriter:
                 raise PortError(f"row stride {arr.rs} B of '{arr.root.name}' is not whole {dtype} elements")
             parts.append(f"r * {_paren(self.p.cpp(rs))}" if not rs == ONE else "r")
         if not col == Poly():
-            c = col * cs
-            parts.append(_paren(self.p.cpp(c)))
-        if i is not None:
-            parts.append(f"i * {vl * cs}")
+            parts.append(_paren(self.p.cpp(col * cs)))
+        if self.coff:
+            parts.append(self.coff if cs == 1 else f"2 * ({self.coff})")
         return " + ".join(parts)
 
-    def vector(self, e: E, vl: int, i: str | None, lines: list[str]) -> str:
+    def vector(self, e: E, vl: int, lines: list[str]) -> str:
         """The register holding ``e`` for the current chunk (computed once per chunk)."""
         if e.scalar_width:
             if e in self.bcast_regs:
@@ -295,45 +328,45 @@ class VfWriter:
         if e in self.regs:
             return self.regs[e]
         if isinstance(e, Load):
-            return self.load(e, vl, i, lines, None)
+            return self.load(e, vl, lines, None)
         if e.op == "Cast":
-            return self.cast(e, vl, i, lines)
+            return self.cast(e, vl, lines)
         args = e.args
         if e.op in SCALAR_FORM.values() or e.op in ("Adds", "Muls", "Maxs", "Mins"):
-            a = self.vector(args[0], vl, i, lines)
+            a = self.vector(args[0], vl, lines)
             s = self.operand(args[1], lines, "body")
             name = self.declare(e, e.dtype, "body", lines)
-            lines.append(f"Reg::{e.op}({name}, {a}, {s}, mask);")
+            lines.append(f"Reg::{e.op}({name}, {a}, {s}, {self.mask});")
         elif len(args) == 2:
             op = e.op
             x, y = args
             if isinstance(y, (Param, Const)) and op in SCALAR_FORM:
-                a = self.vector(x, vl, i, lines)
+                a = self.vector(x, vl, lines)
                 name = self.declare(e, e.dtype, "body", lines)
-                lines.append(f"Reg::{SCALAR_FORM[op]}({name}, {a}, {self.operand(y, lines, 'body')}, mask);")
+                lines.append(f"Reg::{SCALAR_FORM[op]}({name}, {a}, {self.operand(y, lines, 'body')}, {self.mask});")
             elif isinstance(y, Const) and op == "Sub":
-                a = self.vector(x, vl, i, lines)
+                a = self.vector(x, vl, lines)
                 name = self.declare(e, e.dtype, "body", lines)
-                lines.append(f"Reg::Adds({name}, {a}, {_literal(-y.value, y.dtype)}, mask);")
+                lines.append(f"Reg::Adds({name}, {a}, {_literal(-y.value, y.dtype)}, {self.mask});")
             else:
-                a, b = self.vector(x, vl, i, lines), self.vector(y, vl, i, lines)
+                a, b = self.vector(x, vl, lines), self.vector(y, vl, lines)
                 name = self.declare(e, e.dtype, "body", lines)
-                lines.append(f"Reg::{op}({name}, {a}, {b}, mask);")
+                lines.append(f"Reg::{op}({name}, {a}, {b}, {self.mask});")
         else:
-            a = self.vector(args[0], vl, i, lines)
+            a = self.vector(args[0], vl, lines)
             name = self.declare(e, e.dtype, "body", lines)
-            lines.append(f"Reg::{e.op}({name}, {a}, mask);")
+            lines.append(f"Reg::{e.op}({name}, {a}, {self.mask});")
         self.regs[e] = name
         return name
 
-    def load(self, e: Load, vl: int, i: str | None, lines: list[str], want: str | None) -> str:
+    def load(self, e: Load, vl: int, lines: list[str], want: str | None) -> str:
         size = DTYPES[e.dtype]
         key = ("raw", e.arr, e.col, e.dtype, e.cs)
         if e.cs == 2:
             if size == 2 and vl == 64:
                 if key not in self.regs:
                     name = self.declare(e, e.dtype, "body", lines)
-                    lines.append(f"Reg::LoadAlign<{e.dtype}>({name}, {self.address(e.arr, e.dtype, e.col, vl, i, 2)});")
+                    lines.append(f"Reg::LoadAlign<{e.dtype}>({name}, {self.address(e.arr, e.dtype, e.col, 2)});")
                     self.regs[key] = name
                 return self.regs[key]
             if size == 4:
@@ -341,14 +374,14 @@ class VfWriter:
                     ev = self.declare(e, e.dtype, "body", lines, self._base_name(e) + "Even")
                     od = self.declare(e, e.dtype, "body", lines, self._base_name(e) + "Odd")
                     lines.append(f"Reg::LoadAlign<{e.dtype}, Reg::LoadDist::DIST_DINTLV_B32>({ev}, {od}, "
-                                 f"{self.address(e.arr, e.dtype, e.col, vl, i, 2)});")
+                                 f"{self.address(e.arr, e.dtype, e.col, 2)});")
                     self.regs[key] = (ev, od)
                 return self.regs[key][e.phase]
             raise PortError("an even/odd split of 16-bit data outside a cast to 32 bits has no port rule")
         if key in self.regs:
             return self.regs[key]
         name = self.declare(e, e.dtype, "body", lines)
-        addr = self.address(e.arr, e.dtype, e.col, vl, i, 1)
+        addr = self.address(e.arr, e.dtype, e.col, 1)
         if size == 2 and vl == 64:
             if want != "widen":
                 raise PortError(f"16-bit '{e.arr.root.name}' is used in 32-bit lanes without a Cast")
@@ -359,25 +392,25 @@ class VfWriter:
         self.regs[e] = name
         return name
 
-    def cast(self, e: VOp, vl: int, i: str | None, lines: list[str]) -> str:
+    def cast(self, e: VOp, vl: int, lines: list[str]) -> str:
         src = e.args[0]
         ws, wd = DTYPES[src.dtype], DTYPES[e.dtype]
         if ws < wd:
             if isinstance(src, Load):
-                a = self.load(src, vl, i, lines, "widen")
+                a = self.load(src, vl, lines, "widen")
             else:
                 raise PortError("widening a computed 16-bit value has no port rule")
             layout = "ONE" if isinstance(src, Load) and src.cs == 2 and src.phase == 1 else "ZERO"
             trait = self.traits.name(layout, "UNKNOWN", e.attr("round", "CAST_NONE"))
         else:
-            a = self.vector(src, vl, i, lines)
+            a = self.vector(src, vl, lines)
             sat = "NO_SAT" if ws > wd else "UNKNOWN"
             rnd = e.attr("round", "CAST_RINT")
             if ws > wd and rnd == "CAST_NONE":
                 rnd = "CAST_RINT"
             trait = self.traits.name("ZERO", sat, rnd)
         name = self.declare(e, e.dtype, "body", lines)
-        lines.append(f"Reg::Cast<{e.dtype}, {src.dtype}, {trait}>({name}, {a}, mask);")
+        lines.append(f"Reg::Cast<{e.dtype}, {src.dtype}, {trait}>({name}, {a}, {self.mask});")
         self.regs[e] = name
         return name
 
@@ -388,6 +421,16 @@ class VfWriter:
 
 
 _REDUCE = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}
+_COMBINE = {"sum": "Add", "max": "Max", "min": "Min"}
+
+
+def _init_value(red: Red) -> str:
+    if red.kind == "sum":
+        return "0.0f" if red.dtype in ("float", "half") else "0"
+    table = _LOWEST if red.kind == "max" else _HIGHEST
+    if red.dtype not in table:
+        raise PortError(f"{red.kind} reduction of {red.dtype} has no register form in the port")
+    return table[red.dtype]
 _BINARY_OF = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min"}
 
 

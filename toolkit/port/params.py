@@ -85,6 +85,18 @@ class Params:
                                        f"static_cast<uint16_t>(({width.cpp()} + {lanes - 1}) / {lanes})"))
         return self.loops[key]
 
+    def loop_part(self, width: Poly, step: int, part: str, lanes: int = 0) -> str:
+        """Trip counts of a loop over pairs of chunks: ``pairs`` = W / step, ``tail`` = the one chunk left."""
+        key = f"{width.cpp()}/{step}/{part}"
+        if key not in self.loops:
+            name = self._unique("pairLoop" if part == "pairs" else "tailLoop")
+            self.loops[key] = name
+            w = width.cpp()
+            arg = (f"static_cast<uint16_t>(({w}) / {step})" if part == "pairs"
+                   else f"static_cast<uint16_t>((({w}) % {step} + {lanes - 1}) / {lanes})")
+            self.params.append(VfParam("uint16_t", name, arg))
+        return self.loops[key]
+
     def rows(self, R: Poly) -> str:
         v = R.int_value()
         if v is not None:
