@@ -78,7 +78,7 @@ class VfWriter:
         if isinstance(e, SOp) and e.op == "Muls" and isinstance(e.args[1], Const) and e.args[1].value == -1.0:
             return "neg" + self._base_name(e.args[0])[:1].upper() + self._base_name(e.args[0])[1:]
         if isinstance(e, (VOp, SOp)):
-            return e.op[0].lower() + e.op[1:]
+            return e.op[0].lower() + e.op[1:] + "Reg"
         return "v"
 
     # -- the VF ----------------------------------------------------------------------------------------
@@ -97,6 +97,8 @@ class VfWriter:
         row_lines: list[str] = []
         for st in plan.stages:
             row_lines += self.stage(st)
+        text = "\n".join(row_lines + pro[1:])
+        pro = [ln for ln in pro if not (ln.startswith("Reg::MaskReg fullMask") and "fullMask" not in text)]
         if plan.R == ONE:
             body = pro + row_lines
         else:
@@ -250,10 +252,12 @@ class VfWriter:
         n_const = W.int_value()
         cnt = self.fresh("count")
         lines = [f"uint32_t {cnt} = {self.p.cpp(W)};"]
+        self.pre, self.cut_counters = lines, {}
         if not split:
             chunks = -(-n_const // vl) if n_const is not None else None
             if chunks == 1:
-                return lines + ["{"] + _indent(self.chunk(g, vl, "", cnt, ctype, accs, direct, 0)) + ["}"]
+                body = self.chunk(g, vl, "", cnt, ctype, accs, direct, 0)
+                return lines + ["{"] + _indent(body) + ["}"]
             count = str(chunks) if chunks is not None else self.p.loop_count(W, vl)
             body = self.chunk(g, vl, f"i * {vl}", cnt, ctype, accs, direct, 0)
             return lines + [f"for (uint16_t i = 0; i < {count}; ++i) {{"] + _indent(body) + ["}"]
@@ -331,6 +335,8 @@ class VfWriter:
             return self.load(e, vl, lines, None)
         if e.op == "Cast":
             return self.cast(e, vl, lines)
+        if e.op == "Piecewise":
+            return self.select(e, vl, lines)
         args = e.args
         if e.op in SCALAR_FORM.values() or e.op in ("Adds", "Muls", "Maxs", "Mins"):
             a = self.vector(args[0], vl, lines)
@@ -358,6 +364,31 @@ class VfWriter:
             lines.append(f"Reg::{e.op}({name}, {a}, {self.mask});")
         self.regs[e] = name
         return name
+
+    def select(self, e: VOp, vl: int, lines: list[str]) -> str:
+        """Lanes left of each cut from one piece, the rest from the next: ``Select`` under a mask that an
+        ``UpdateMask`` counter starting at the cut's column makes chunk by chunk."""
+        regs = [self.vector(a, vl, lines) for a in e.args]
+        ctype = "float" if vl == 64 else "half"
+        v = regs[-1]
+        for k in reversed(range(len(regs) - 1)):
+            cut = e.attr("cuts")[k]
+            counter = self.cut_counters.get(cut)
+            if counter is None:
+                counter = self.fresh("cut")
+                self.cut_counters[cut] = counter
+                self.pre.append(f"uint32_t {counter} = {self.p.cpp(cut)};")
+                self.budget.masks += 1
+            key = ("cutmask", cut)
+            if key not in self.regs:
+                m = self.fresh(counter + "Mask")
+                lines.append(f"Reg::MaskReg {m} = Reg::UpdateMask<{ctype}>({counter});")
+                self.regs[key] = m
+            name = self.declare(e, e.dtype, "body", lines, "sel")
+            lines.append(f"Reg::Select({name}, {regs[k]}, {v}, {self.regs[key]});")
+            v = name
+        self.regs[e] = v
+        return v
 
     def load(self, e: Load, vl: int, lines: list[str], want: str | None) -> str:
         size = DTYPES[e.dtype]

@@ -92,8 +92,18 @@ def shift(e: E, d: Poly) -> E:
     if isinstance(e, Load):
         return Load(e.arr, e.col + d, e.dtype, e.cs, e.phase)
     if isinstance(e, VOp):
-        return VOp(e.op, e.dtype, tuple(shift(a, d) for a in e.args), e.attrs)
+        attrs = e.attrs
+        if e.op == "Piecewise":
+            attrs = (("cuts", tuple(c - d for c in e.attr("cuts"))),)
+        return VOp(e.op, e.dtype, tuple(shift(a, d) for a in e.args), attrs)
     return e
+
+
+def piecewise(dtype: str, pieces: list[tuple]) -> E:
+    """One value over columns cut into pieces (array columns): lanes left of cut k take piece k."""
+    if len(pieces) == 1:
+        return pieces[0][2]
+    return VOp("Piecewise", dtype, tuple(p[2] for p in pieces), (("cuts", tuple(p[1] for p in pieces[:-1])),))
 
 
 def children(e: E) -> tuple:

@@ -33,7 +33,6 @@ class Stmt:
     children: list["Stmt"] = field(default_factory=list)    #: for: [body]; compound: statements
     decl_names: list[str] = field(default_factory=list)      #: decl: the declared names
     decl_types: list[str] = field(default_factory=list)
-    arg_types: dict[str, str] = field(default_factory=dict)   #: expression text -> type (from libclang)
     for_parts: tuple[str, str, str] | None = None            #: for: init, condition, increment texts
 
 
@@ -160,10 +159,27 @@ class _Collector:
         self.inits: list[InitBufferSite] = []
         starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.line_starts = starts
+        self._mine: dict[str, bool] = {}
+        lib = ci.conf.lib
+        fn = getattr(lib, "clang_Location_isFromMainFile", None)
+        if fn is not None:
+            fn.argtypes, fn.restype = [ci.SourceLocation], __import__("ctypes").c_int
+            self._main = lambda loc: bool(fn(loc))
+        else:
+            self._main = lambda loc: True
 
     def mine(self, c) -> bool:
-        f = c.location.file
-        return f is not None and Path(f.name).resolve() == self.src
+        loc = c.location
+        if not self._main(loc):                  # clang_Location_isFromMainFile: cheap, no file lookup
+            return False
+        f = loc.file
+        if f is None:
+            return False
+        name = f.name
+        hit = self._mine.get(name)
+        if hit is None:
+            hit = self._mine[name] = Path(name).resolve() == self.src
+        return hit
 
     def span(self, c) -> tuple[int, int]:
         return self.b2c(c.extent.start.offset), self.b2c(c.extent.end.offset)
@@ -261,13 +277,11 @@ class _Collector:
             e2 = self._end_with_semicolon(e)
             names, tys = self._decls(c, types)
             st = Stmt("decl", s, e2, line, self.text[s:e2], decl_names=names, decl_types=tys)
-            st.arg_types = self._expr_types(c)
             self._init_buffer(c, s, e2, line, fname)
             return st
         if c.kind.is_expression() or c.kind == K.UNEXPOSED_EXPR:
             e2 = self._end_with_semicolon(e)
             st = Stmt("expr", s, e2, line, self.text[s:e2])
-            st.arg_types = self._expr_types(c)
             self._init_buffer(c, s, e2, line, fname)
             return st
         e2 = self._end_with_semicolon(e)
@@ -281,17 +295,6 @@ class _Collector:
                 tys.append(ch.type.spelling)
                 types[ch.spelling] = ch.type.spelling
         return names, tys
-
-    def _expr_types(self, c) -> dict[str, str]:
-        """Every sub-expression's text -> its type, as libclang resolved it (dependent ones skipped)."""
-        out: dict[str, str] = {}
-        for d in c.walk_preorder():
-            if d.kind.is_expression():
-                s, e = self.span(d)
-                t = d.type.spelling
-                if t and "dependent" not in t and s < e:
-                    out.setdefault(self.text[s:e], t)
-        return out
 
     def _init_buffer(self, c, s: int, e: int, line: int, fname: str) -> None:
         text = self.text[s:e]

@@ -83,17 +83,53 @@ def _stage(e: E) -> int:
     raise TypeError(e)
 
 
-def make_plan(model: Model) -> Plan:
-    flow = model.flow
-    sinks: list[Sink] = []
+def _merged_stores(model: Model) -> list[tuple]:
+    """(arr, dtype, lo, hi, value) per stored array: pieces of one row that do not start on a VL chunk
+    become one value whose lanes are chosen by column (Select under UpdateMask masks), from the chunk
+    boundary below the first piece; columns between pieces keep what the array holds."""
+    from .expr import piecewise
+    from .scope import elem_size
+    groups: dict[tuple, list] = {}
     for st in model.stores:
-        v = st.value
+        groups.setdefault((st.arr, st.dtype), []).append(st)
+    out = []
+    for (arr, dt), sts in groups.items():
+        sts.sort(key=lambda s: (s.lo.int_value() if s.lo.is_const else 1 << 40))
+        lanes = 256 // max(4, elem_size(dt)) if any(DTYPES_4(n) for s in sts for n in walk(s.value)) \
+            else 256 // elem_size(dt)
+        cuts = [s.lo for s in sts] + [sts[-1].hi]
+        aligned = all(c.is_const and int(c.value) % lanes == 0 for c in cuts[:-1]) or len(sts) == 1 and \
+            (not sts[0].lo.is_const or int(sts[0].lo.value) % lanes == 0)
+        if aligned:
+            out += [(s.arr, s.dtype, s.lo, s.hi, s.value) for s in sts]
+            continue
+        if not all(c.is_const for c in cuts):
+            raise PortError(f"'{arr.root.name}' is written in pieces at column bounds the port cannot order")
+        lo = Poly.const(int(sts[0].lo.value) // lanes * lanes)
+        pieces, at = [], lo
+        for s in sts:
+            if not s.lo == at:
+                pieces.append((at, s.lo, Load(arr, Poly(), dt)))     # not written: store what is there
+            pieces.append((s.lo, s.hi, s.value))
+            at = s.hi
+        out.append((arr, dt, lo, at, piecewise(dt, pieces)))
+    return out
+
+
+def DTYPES_4(n: E) -> bool:
+    from .apis import DTYPES
+    return DTYPES.get(getattr(n, "dtype", "float"), 4) == 4
+
+
+def make_plan(model: Model) -> Plan:
+    sinks: list[Sink] = []
+    for arr, dtype, lo, hi, v in _merged_stores(model):
         k = _stage(v)
         if v.scalar_width:
             k = k + 1 if k >= 0 else 0
-        if not (model.R == ONE) and st.arr.rs == Poly():
-            raise PortError(f"'{st.arr.root.name}' is written on every row at the same place")
-        sinks.append(Sink("store", st.lo, st.hi, v, k, st.arr, st.dtype))
+        if not (model.R == ONE) and arr.rs == Poly():
+            raise PortError(f"'{arr.root.name}' is written on every row at the same place")
+        sinks.append(Sink("store", lo, hi, v, k, arr, dtype))
     planner = _Planner(model, sinks)
     planner.resolve()
     return planner.plan()

@@ -83,47 +83,32 @@ def temp_tbufs(unit: Unit, regions: list[Region]) -> set[str]:
 def port_source(path: str | Path, include_dirs: list[str] = (), defines: list[str] = ()) -> PortResult:
     unit = parse_unit(path, include_dirs, defines)
     regions = find_regions(unit)
+    uses = [{t.text for t in tokens(unit.text[r.start:r.end])} & set(unit.tbufs) for r in regions]
     temps = temp_tbufs(unit, regions)
-    traits = Traits()
-    reports: list[RegionReport] = []
+    while True:                 # a temporary a MemBase region (or a spill) still uses keeps its UB
+        traits = Traits()
+        reports, done = _attempt(unit, regions, temps, traits)
+        live = {t for k, rep in enumerate(reports) if rep.status != "ported" for t in uses[k]}
+        live |= {t for rep in reports for t in rep.temps}
+        if not live & temps:
+            break
+        temps = temps - live
+    removed = sorted(t for t in temps if any(t in u for u in uses))
     edits: list[Edit] = []
     vf_at: dict[int, list[str]] = {}
-    vf_code: dict[str, str] = {}
-    names_taken = {t.text for t in tokens(unit.text) if t.kind == "ident"}
-    uses_by_region: dict[int, set[str]] = {}
-    ported_ids: set[int] = set()
-    for k, region in enumerate(regions):
-        rep = RegionReport(region.function.name, region.line, region.end_line, "membase",
-                           calls=[f"{_api(it)}@{it.stmt.line}" for it in region.calls])
-        reports.append(rep)
-        uses_by_region[k] = {t.text for t in tokens(unit.text[region.start:region.end])} & set(unit.tbufs)
-        try:
-            code, args, vf = _port_region(region, unit, temps, traits, names_taken, rep)
-        except PortError as err:
-            rep.reason = err.reason
-            if err.line:
-                rep.at = f"{err.call or _call_at(region, err.line)}@{err.line}"
+    for k, (rep, region) in enumerate(zip(reports, regions)):
+        rep.removes = [t for t in removed if t in uses[k]] if rep.status == "ported" else []
+        if rep.status != "ported":
             continue
-        names_taken.add(vf)
-        ported_ids.add(k)
-        rep.status, rep.vf = "ported", vf
-        vf_code[vf] = code
+        code, args = done[k]
         kept = kept_declarations(region, unit)
-        edits.append(Edit(region.start, region.end, call_site(region, unit, vf, args, kept)))
+        edits.append(Edit(region.start, region.end, call_site(region, unit, rep.vf, args, kept)))
         fn = region.function
         at = fn.class_start if fn.class_start is not None else fn.start
         vf_at.setdefault(insertion_point(unit.text, at), []).append(code)
-    removed = []
-    spilled = {t for r in reports for t in r.temps}
-    for t in sorted(temps):
-        users = [k for k, u in uses_by_region.items() if t in u]
-        if users and all(k in ported_ids for k in users) and t not in spilled:
-            removed.append(t)
-            for site in unit.init_buffers:
-                if site.target == t:
-                    edits.append(remove_statement(unit.text, site.start, site.end))
-    for k, rep in enumerate(reports):
-        rep.removes = [t for t in removed if t in uses_by_region[k]] if k in ported_ids else []
+    for site in unit.init_buffers:
+        if site.target in removed:
+            edits.append(remove_statement(unit.text, site.start, site.end))
     first = min(vf_at) if vf_at else None
     for pos, codes in vf_at.items():
         text = "\n\n".join(codes) + "\n\n"
@@ -135,7 +120,30 @@ def port_source(path: str | Path, include_dirs: list[str] = (), defines: list[st
         if rep.vf:
             m = re.search(rf"asc_vf_call<{re.escape(rep.vf)}>", out)
             rep.call_line = out.count("\n", 0, m.start()) + 1 if m else 0
-    return PortResult(str(path), out, reports, removed, vf_code)
+    return PortResult(str(path), out, reports, removed, {r.vf: done[k][0] for k, r in enumerate(reports) if r.vf})
+
+
+def _attempt(unit: Unit, regions: list[Region], temps: set[str], traits: Traits):
+    """Port every region with ``temps`` as the temporaries: the reports and, per ported region, its VF
+    text and call-site arguments."""
+    names_taken = {t.text for t in tokens(unit.text) if t.kind == "ident"}
+    reports: list[RegionReport] = []
+    done: dict[int, tuple[str, list[str]]] = {}
+    for k, region in enumerate(regions):
+        rep = RegionReport(region.function.name, region.line, region.end_line, "membase",
+                           calls=[f"{_api(it)}@{it.stmt.line}" for it in region.calls])
+        reports.append(rep)
+        try:
+            code, args, vf = _port_region(region, unit, temps, traits, names_taken, rep)
+        except PortError as err:
+            rep.reason = err.reason
+            if err.line:
+                rep.at = f"{err.call or _call_at(region, err.line)}@{err.line}"
+            continue
+        names_taken.add(vf)
+        rep.status, rep.vf = "ported", vf
+        done[k] = (code, args)
+    return reports, done
 
 
 def _port_region(region: Region, unit: Unit, temps: set[str], traits: Traits, taken: set[str],
