@@ -60,30 +60,60 @@ class PortResult:
         return [r for r in self.regions if r.status == "ported"]
 
 
-def temp_tbufs(unit: Unit, regions: list[Region]) -> set[str]:
-    """TBuf members referred to only inside regions, InitBuffer statements and declarations."""
-    spans = [(r.start, r.end) for r in regions] + [(s.start, s.end) for s in unit.init_buffers]
-    bodies = [(f.body.start, f.body.end) for f in unit.functions if f.body is not None]
-    out = set()
-    toks = tokens(unit.text)
-    for name in unit.tbufs:
-        ok = True
-        for t in toks:
-            if t.text != name:
-                continue
-            inside_fn = any(a <= t.start < b for a, b in bodies)
-            if inside_fn and not any(a <= t.start < b for a, b in spans):
-                ok = False
-                break
-        if ok:
-            out.add(name)
+def tbuf_views(unit: Unit) -> list[tuple[int, int, dict[str, str]]]:
+    """Per function body (start, end): its LocalTensor views of a TBuf (view name -> TBuf member)."""
+    from .regions import classify
+    from .scope import Scope
+    out = []
+    for fn in unit.functions:
+        if fn.body is None:
+            continue
+        scope = Scope(fn.types, unit.constants, set(unit.tbufs))
+
+        def visit(block) -> None:
+            for st in block.children:
+                if st.kind == "decl":
+                    classify(st, scope)
+                for ch in st.children:
+                    visit(ch)
+        visit(fn.body)
+        out.append((fn.body.start, fn.body.end, {n: v.root.name for n, v in scope.views.items()
+                                                 if v.root.kind == "tbuf"}))
     return out
+
+
+def _tbufs_named(unit: Unit, views, start: int, end: int) -> set[str]:
+    """The TBufs a stretch of the file refers to, by member name or through a view of one."""
+    local = next((m for a, b, m in views if a <= start < b), {})
+    out = set()
+    for t in tokens(unit.text[start:end]):
+        if t.text in unit.tbufs:
+            out.add(t.text)
+        elif t.text in local:
+            out.add(local[t.text])
+    return out
+
+
+def temp_tbufs(unit: Unit, regions: list[Region]) -> set[str]:
+    """TBuf members referred to (by name or through a view) only inside regions, InitBuffer statements
+    and declarations."""
+    views = tbuf_views(unit)
+    skip = sorted([(r.start, r.end) for r in regions] + [(s.start, s.end) for s in unit.init_buffers])
+    used_outside: set[str] = set()
+    for a, b, _ in views:
+        pos = a
+        for s, e in [sp for sp in skip if a <= sp[0] < b] + [(b, b)]:
+            if s > pos:
+                used_outside |= _tbufs_named(unit, views, pos, s)
+            pos = max(pos, e)
+    return set(unit.tbufs) - used_outside
 
 
 def port_source(path: str | Path, include_dirs: list[str] = (), defines: list[str] = ()) -> PortResult:
     unit = parse_unit(path, include_dirs, defines)
     regions = find_regions(unit)
-    uses = [{t.text for t in tokens(unit.text[r.start:r.end])} & set(unit.tbufs) for r in regions]
+    views = tbuf_views(unit)
+    uses = [_tbufs_named(unit, views, r.start, r.end) for r in regions]
     temps = temp_tbufs(unit, regions)
     while True:                 # a temporary a MemBase region (or a spill) still uses keeps its UB
         traits = Traits()
