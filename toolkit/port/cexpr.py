@@ -224,7 +224,9 @@ class _Parser:
         typey = any(w in inner for w in ("__ubuf__", "__gm__", "float", "int", "unsigned", "half", "bfloat16_t",
                                          "uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t",
                                          "int32_t", "int64_t", "double", "bool")) or "*" in inner
-        return typey and (nxt.kind in ("ident", "number") or nxt.text in ("(", "-"))
+        if nxt.kind == "number":
+            return True                          # ``(T)0.5``: nothing but a cast reads so
+        return typey and (nxt.kind == "ident" or nxt.text in ("(", "-"))
 
     def postfix(self) -> Node:
         start = self.i

@@ -233,20 +233,24 @@ class VfWriter:
             return self.constant_reg(a)
         return self.regs[a]
 
-    def constant_reg(self, a: E) -> str:
+    def constant_reg(self, a: E, dtype: str | None = None) -> str:
         """A register holding a constant or an outer scalar in every lane (made once per VF)."""
-        if a in self.regs:
-            return self.regs[a]
+        dtype = dtype or a.dtype
+        key = ("const", a, dtype)
+        if key in self.regs:
+            return self.regs[key]
         value = self.operand(a, [], "vf")
         base = "one" if isinstance(a, Const) and a.value == 1.0 else "cst"
-        name = self.declare(a, a.dtype, "vf", self.prologue, base)
+        name = self.declare(a, dtype, "vf", self.prologue, base)
         self.prologue.append(f"Reg::Duplicate({name}, {value});")
-        self.regs[a] = name
+        self.regs[key] = name
         return name
 
     # -- loops ---------------------------------------------------------------------------------------
     def group(self, g: Group, accs: dict, direct: set, split: bool = False) -> list[str]:
-        vl = 64 if any(DTYPES.get(n.dtype, 4) == 4 for s in g.sinks for n in walk(s.value)) else 128
+        wide = any(DTYPES.get(n.dtype, 4) == 4 for s in g.sinks for n in _vector_nodes(s.value))
+        wide = wide or any(s.red is not None and DTYPES.get(s.red.dtype, 4) == 4 for s in g.sinks)
+        vl = 64 if wide else 128
         ctype = "float" if vl == 64 else "half"
         W = g.width
         n_const = W.int_value()
@@ -321,13 +325,13 @@ class VfWriter:
             parts.append(self.coff if cs == 1 else f"2 * ({self.coff})")
         return " + ".join(parts)
 
-    def vector(self, e: E, vl: int, lines: list[str]) -> str:
+    def vector(self, e: E, vl: int, lines: list[str], dtype: str | None = None) -> str:
         """The register holding ``e`` for the current chunk (computed once per chunk)."""
         if e.scalar_width:
             if e in self.bcast_regs:
                 return self.bcast_regs[e]
             if isinstance(e, (Param, Const)):
-                return self.constant_reg(e)
+                return self.constant_reg(e, dtype)
             raise PortError("a lane-0 value is used before it is broadcast")
         if e in self.regs:
             return self.regs[e]
@@ -355,7 +359,7 @@ class VfWriter:
                 name = self.declare(e, e.dtype, "body", lines)
                 lines.append(f"Reg::Adds({name}, {a}, {_literal(-y.value, y.dtype)}, {self.mask});")
             else:
-                a, b = self.vector(x, vl, lines), self.vector(y, vl, lines)
+                a, b = self.vector(x, vl, lines, e.dtype), self.vector(y, vl, lines, e.dtype)
                 name = self.declare(e, e.dtype, "body", lines)
                 lines.append(f"Reg::{op}({name}, {a}, {b}, {self.mask});")
         else:
@@ -463,6 +467,19 @@ def _init_value(red: Red) -> str:
         raise PortError(f"{red.kind} reduction of {red.dtype} has no register form in the port")
     return table[red.dtype]
 _BINARY_OF = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min"}
+
+
+def _vector_nodes(e: E):
+    """The column-dependent nodes of ``e`` (not the lane-0 values it broadcasts)."""
+    seen: set = set()
+    todo = [e]
+    while todo:
+        n = todo.pop()
+        if n in seen or n.scalar_width:
+            continue
+        seen.add(n)
+        yield n
+        todo += list(getattr(n, "args", ()))
 
 
 def _literal(v: float, dtype: str) -> str:

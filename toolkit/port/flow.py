@@ -105,8 +105,6 @@ class Flow:
 
     def read(self, a: Acc, W: Poly, line: int) -> Pieces:
         """The value of columns [0, W) of access ``a`` (per row), in pieces."""
-        if a.root in self.clobbered:
-            raise PortError(f"'{a.text}' is read after a reduction used its storage as work space", line)
         if a.cs == 2:
             return self._read_initial_only(a, W, line)
         if a.cs == "blk" or a.cs == 0:
@@ -144,6 +142,8 @@ class Flow:
         return sorted(out, key=lambda p: _key(p[0]))
 
     def _take(self, w: Write, lo: Poly, hi: Poly, delta: Poly, a: Acc, line: int) -> Pieces:
+        if w.pieces is None and w.partial is None:
+            raise PortError(f"'{a.text}' is read after a reduction used its storage as work space", line)
         if w.pieces is None:
             raise PortError(f"'{a.text}' is read while it holds partial reduction results", line)
         out = []
@@ -207,6 +207,8 @@ class Flow:
             raise PortError(f"{op.name} works on {op.R} rows, the region on {self.R}", op.line, op.name)
         srcs = [self.read(s, op.W, op.line) for s in op.srcs]
         sc = self.scalar(op.scalar, op.line) if op.scalar is not None else None
+        if isinstance(sc, Const):
+            sc = Const(sc.value, op.dst.dtype)
         bounds = _bounds(srcs, op.W)
         pieces: Pieces = []
         for lo, hi in zip(bounds, bounds[1:]):
@@ -246,7 +248,8 @@ class Flow:
                             op.name)
         src = self.read(op.srcs[0], op.W, op.line)
         red = Red(op.rule.reduce, op.srcs[0].dtype, tuple(src))
-        self.clobbered.add(op.extra["work"].root)
+        work = op.extra["work"]
+        self.write(op, Acc(work.root, work.off, Poly(), work.dtype, 1, 0, work.text), op.W, None)
         self.write(op, op.dst, ONE, [(Poly(), ONE, red)])
 
     def _rows_per(self, R: Poly, op: Op) -> int:
@@ -342,6 +345,8 @@ class Flow:
                 return Const(float(n.value), "float")
             if isinstance(n, C.Unary) and n.op == "-" and isinstance(n.x, C.Num):
                 return Const(-float(n.x.value), "float")
+            if isinstance(n, C.CastE) and isinstance(n.x, C.Num):
+                return Const(float(n.x.value), "float")
             return Param(n.text, self._type_of(n))
         if isinstance(n, C.Name):
             return self.scalars[n.name]
@@ -370,7 +375,7 @@ class Flow:
 
     def _type_of(self, n: C.Node) -> str:
         t = self.scope.types.get(n.text, "") if isinstance(n, C.Name) else ""
-        t = t.replace("const", "").strip()
+        t = self.scope.dtype(t.replace("const", "").replace("&", "").strip())
         return t if t in FLOATS else "float"
 
     def _get_value(self, n: C.Call, line: int) -> E:

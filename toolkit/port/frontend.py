@@ -45,6 +45,7 @@ class Function:
     body: Stmt | None
     types: dict[str, str]      #: parameter / local / field name -> type spelling
     template_params: list[str] = field(default_factory=list)
+    type_bindings: dict[str, str] = field(default_factory=dict)   #: class type parameter -> its one instantiation
 
 
 @dataclass
@@ -232,8 +233,38 @@ class _Collector:
             elif ch.kind == K.COMPOUND_STMT:
                 body = self.stmt(ch, types, c.spelling)
         start = self.span(c)[0]
+        binds = self._bindings(cls) if cls is not None and cls.kind == K.CLASS_TEMPLATE else {}
         self.functions.append(Function(c.spelling, cls.spelling if cls is not None else None, cls_start, start,
-                                       body, types, tparams))
+                                       body, types, tparams, binds))
+
+    def _bindings(self, cls) -> dict[str, str]:
+        """Type parameters of a class template bound to the arguments of its only instantiation in the
+        file (``KernelAdd<float> op;``): the port analyses the instantiated kernel."""
+        K = self.K
+        params = [(ch.spelling, ch.kind == K.TEMPLATE_TYPE_PARAMETER) for ch in cls.get_children()
+                  if ch.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
+        if not any(is_type for _, is_type in params):
+            return {}
+        from .cexpr import split_args
+        seen = set()
+        toks = tokens(self.text)
+        for k, t in enumerate(toks[:-1]):
+            if t.text != cls.spelling or toks[k + 1].text != "<":
+                continue
+            depth, j = 0, k + 1
+            while j < len(toks):
+                depth += {"<": 1, ">": -1, ">>": -2}.get(toks[j].text, 0)
+                if depth <= 0:
+                    break
+                j += 1
+            args = tuple(a.strip() for a in split_args(self.text[toks[k + 1].end:toks[j].start]))
+            if len(args) == len(params) and not any(a == name for a, (name, _) in zip(args, params)):
+                seen.add(tuple(a for a, (_, is_type) in zip(args, params) if is_type))
+        if len(seen) != 1:
+            return {}
+        (args,) = seen
+        names = [name for name, is_type in params if is_type]
+        return {n: a.split("::")[-1] for n, a in zip(names, args)}
 
     def _fields(self, cls, types: dict[str, str], seen: set) -> None:
         K = self.K

@@ -64,7 +64,7 @@ def build_model(region: Region, unit: Unit, temps: set[str]) -> Model:
 
 def _scope_before(region: Region, unit: Unit, assumptions: dict[str, int]) -> Scope:
     fn = region.function
-    scope = Scope(fn.types, unit.constants, set(unit.tbufs), assumptions)
+    scope = Scope(fn.types, unit.constants, set(unit.tbufs), assumptions, fn.type_bindings)
 
     def replay(block: Stmt) -> None:
         for st in block.children:
@@ -161,6 +161,9 @@ def _final_stores(flow: Flow) -> list[Store]:
         if flow.is_temp(root):
             continue
         for w in ws:
+            if w.pieces is None and w.partial is None:
+                raise PortError(f"line {w.line}: '{w.acc.text}' is the work space of a reduction and the code "
+                                f"after the region may read it", w.line)
             if w.pieces is None:
                 raise PortError(f"line {w.line}: partial reduction results are left in '{w.acc.text}', which the "
                                 f"code after the region may read", w.line)

@@ -68,7 +68,7 @@ def tbuf_views(unit: Unit) -> list[tuple[int, int, dict[str, str]]]:
     for fn in unit.functions:
         if fn.body is None:
             continue
-        scope = Scope(fn.types, unit.constants, set(unit.tbufs))
+        scope = Scope(fn.types, unit.constants, set(unit.tbufs), None, fn.type_bindings)
 
         def visit(block) -> None:
             for st in block.children:

@@ -54,7 +54,7 @@ def find_regions(unit: Unit) -> list[Region]:
     for fn in unit.functions:
         if fn.body is None:
             continue
-        scope = Scope(fn.types, unit.constants, set(unit.tbufs))
+        scope = Scope(fn.types, unit.constants, set(unit.tbufs), None, fn.type_bindings)
         found: list[Region] = []
         _scan(fn, fn.body, scope, found, unit)
         for k, r in enumerate(found):

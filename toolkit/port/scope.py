@@ -89,7 +89,7 @@ class Scope:
     """What the names of one function mean, as the region's statements declare them in order."""
 
     def __init__(self, types: dict[str, str], constants: dict[str, str], tbufs: set[str],
-                 assumptions: dict[str, int] | None = None):
+                 assumptions: dict[str, int] | None = None, bindings: dict[str, str] | None = None):
         self.types = types                     #: libclang: parameter / local / field -> type
         self.constants = constants             #: file-scope integer constants -> initializer text
         self.tbufs = tbufs
@@ -99,6 +99,11 @@ class Scope:
         self.masks: dict[str, tuple[int, int]] = {}
         self.assumptions = assumptions or {}
         self.loop_vars: set[str] = set()
+        self.bindings = bindings or {}
+
+    def dtype(self, name: str | None) -> str | None:
+        """An element type with the class's template type parameters bound."""
+        return self.bindings.get(name, name) if name else name
 
     # -- integers ----------------------------------------------------------------------------------
     def poly(self, node: C.Node, line: int | None = None) -> Poly:
@@ -121,7 +126,7 @@ class Scope:
         if isinstance(n, C.Member):
             return Poly.sym(_norm(n.text))
         if isinstance(n, C.Call) and isinstance(n.func, C.Name) and n.func.name == "sizeof":
-            t = n.targs[0].strip().split("::")[-1]
+            t = self.dtype(n.targs[0].strip().split("::")[-1])
             if t in DTYPES:
                 return Poly.const(DTYPES[t])
             raise PortError(f"sizeof({t}) is not known to the port", line)
@@ -158,7 +163,7 @@ class Scope:
             name = n.name
             if name in self.views:
                 return self.views[name]
-            dt = tensor_dtype(self.types.get(name, ""))
+            dt = self.dtype(tensor_dtype(self.types.get(name, "")))
             if dt is None:
                 raise PortError(f"'{n.text}' is not a LocalTensor the port can follow", line)
             kind = "member" if isinstance(n, C.Member) else "param"
@@ -170,11 +175,11 @@ class Scope:
             meth = n.func.name
             if meth == "ReinterpretCast" and n.targs:
                 base = self._view(n.func.obj, line)
-                return View(base.root, base.off, n.targs[0].split("::")[-1])
+                return View(base.root, base.off, self.dtype(n.targs[0].split("::")[-1]))
             if meth == "Get" and n.targs and isinstance(n.func.obj, (C.Name, C.Member)):
                 buf = n.func.obj.name
                 if buf in self.tbufs:
-                    dt = n.targs[0].split("::")[-1]
+                    dt = self.dtype(n.targs[0].split("::")[-1])
                     return View(Root("tbuf", buf, None), Poly(), dt)
         raise PortError(f"'{n.text}' is not a LocalTensor view the port can follow", line)
 
