@@ -121,24 +121,16 @@ def _level0(rule, text, index, line, dst: View, srcs: list[View], m: int, rep: P
     return Op(index, line, text, rule, rep, Poly.const(m), accs[0], accs[1:], False, scalar, round_mode)
 
 
-def _binary(rule, call, args, index, line, scope):
-    return _count_or_level0(rule, call, args, index, line, scope, 3, "BinaryRepeatParams")
+#: element-wise kinds: (tensor arguments, repeat-parameter type, position of the scalar argument)
+_FORMS = {"binary": (3, "BinaryRepeatParams", None), "scalar": (2, "UnaryRepeatParams", 2),
+          "unary": (2, "UnaryRepeatParams", None), "dup": (1, "", 1)}
 
 
-def _scalar(rule, call, args, index, line, scope):
+def _elementwise(rule, call, args, index, line, scope):
+    tensors, params_kind, at = _FORMS[rule.kind]
     a = list(args)
-    sc = a.pop(2)
-    return _count_or_level0(rule, call, a, index, line, scope, 2, "UnaryRepeatParams", scalar=sc)
-
-
-def _unary(rule, call, args, index, line, scope):
-    return _count_or_level0(rule, call, args, index, line, scope, 2, "UnaryRepeatParams")
-
-
-def _dup(rule, call, args, index, line, scope):
-    a = list(args)
-    sc = a.pop(1)
-    return _count_or_level0(rule, call, a, index, line, scope, 1, "", scalar=sc)
+    sc = a.pop(at) if at is not None else None
+    return _count_or_level0(rule, call, a, index, line, scope, tensors, params_kind, scalar=sc)
 
 
 def _cast(rule, call, args, index, line, scope):
@@ -224,7 +216,7 @@ def _creduce(rule, call, args, index, line, scope: Scope):
     return Op(index, line, call.text, rule, ONE, n, d, [s], True, extra={"work": work, "dst_w": ONE})
 
 
-_LOWER = {"binary": _binary, "scalar": _scalar, "unary": _unary, "dup": _dup, "cast": _cast,
+_LOWER = {"binary": _elementwise, "scalar": _elementwise, "unary": _elementwise, "dup": _elementwise, "cast": _cast,
           "wreduce": _wreduce, "brcb": _brcb, "gather": _gather, "creduce": _creduce}
 
 
