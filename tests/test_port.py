@@ -203,3 +203,14 @@ def test_bad_input_is_exit_2(tmp_path, capsys):
     assert main(["port", str(bad), "-o", str(tmp_path / "o.asc"), "--no-prove"]) == 2
     assert not (tmp_path / "o.asc").exists()
     assert "error" in capsys.readouterr().err
+
+
+@needs_compiler
+def test_register_budget(cases):
+    code, rep, text = _port(cases, "register_budget")
+    assert code == 0
+    _proved(rep)
+    (r,) = rep["regions"]
+    assert r["status"] == "ported" and r["registers"] <= 32
+    assert any("reused" in n for n in r["notes"])
+    assert _vf(text, r["vf"]).count("Reg::RegTensor<float>") <= 32

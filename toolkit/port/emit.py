@@ -145,9 +145,9 @@ class VfWriter:
             out.append("Reg::LocalMemBar<Reg::MemType::VEC_STORE, Reg::MemType::VEC_LOAD>();")
         peak_body = 0
         for g in st.groups:
-            self.budget.body = 0
-            out += self.group(g, accs, direct, split[id(g)])
-            peak_body = max(peak_body, self.budget.body)
+            lines, body = self.fitted_group(g, accs, direct, split[id(g)])
+            out += lines
+            peak_body = max(peak_body, body)
         self.budget.body = peak_body
         self.check_budget()
         for red in st.reds:
@@ -164,6 +164,25 @@ class VfWriter:
             if e in self.plan.bcast:
                 out += self.broadcast(e, "row")
         return out
+
+    def fitted_group(self, g: Group, accs: dict, direct: set, split: bool) -> tuple[list[str], int]:
+        """The loop of ``g``, or, when its body needs more registers than the file has left, one loop
+        per half of its sinks (each recomputing what they share): split rather than spill."""
+        self.budget.body = 0
+        saved = (dict(self.regs), set(self.used_names), self.budget.masks)
+        lines = self.group(g, accs, direct, split)
+        body = self.budget.body
+        if self.budget.vf + self.budget.row + body <= REG_TENSORS or len(g.sinks) < 2:
+            return lines, body
+        self.regs, self.used_names, self.budget.masks = saved
+        half = len(g.sinks) // 2
+        out, peak = [], 0
+        for part in (g.sinks[:half], g.sinks[half:]):
+            got, b = self.fitted_group(Group(g.width, part), accs, direct, split)
+            out += got
+            peak = max(peak, b)
+        self.split_loops = getattr(self, "split_loops", 0) + 1
+        return out, peak
 
     def _split(self, g: Group, direct: set) -> bool:
         """Two accumulators (even and odd chunks) halve the loop-carried chain of a reduction loop of
@@ -260,10 +279,10 @@ class VfWriter:
         if not split:
             chunks = -(-n_const // vl) if n_const is not None else None
             if chunks == 1:
-                body = self.chunk(g, vl, "", cnt, ctype, accs, direct, 0)
+                body = self._fit(self.chunk(g, vl, "", cnt, ctype, accs, direct, 0))
                 return lines + ["{"] + _indent(body) + ["}"]
             count = str(chunks) if chunks is not None else self.p.loop_count(W, vl)
-            body = self.chunk(g, vl, f"i * {vl}", cnt, ctype, accs, direct, 0)
+            body = self._fit(self.chunk(g, vl, f"i * {vl}", cnt, ctype, accs, direct, 0))
             return lines + [f"for (uint16_t i = 0; i < {count}; ++i) {{"] + _indent(body) + ["}"]
         pairs = str(n_const // (2 * vl)) if n_const is not None else self.p.loop_part(W, 2 * vl, "pairs")
         tail = (str(-(-(n_const % (2 * vl)) // vl)) if n_const is not None
@@ -273,11 +292,23 @@ class VfWriter:
             self.budget.masks += 1
         body = self.chunk(g, vl, f"i * {2 * vl}", cnt, ctype, accs, direct, 0)
         body += self.chunk(g, vl, f"i * {2 * vl} + {vl}", cnt, ctype, accs, direct, 1)
+        body = self._fit(body)
         lines += [f"for (uint16_t i = 0; i < {pairs}; ++i) {{"] + _indent(body) + ["}"]
         if tail != "0":
             rest = self.chunk(g, vl, f"{_paren(pairs)} * {2 * vl} + i * {vl}", cnt, ctype, accs, direct, 0)
+            rest = self._fit(rest)
             lines += [f"for (uint16_t i = 0; i < {tail}; ++i) {{"] + _indent(rest) + ["}"]
         return lines
+
+    def _fit(self, body: list[str]) -> list[str]:
+        """``body`` with dead registers reused when its own names would not fit the register file."""
+        if self.budget.vf + self.budget.row + self.budget.body <= REG_TENSORS:
+            return body
+        from .regalloc import reuse
+        body, n = reuse(body)
+        self.budget.body = n
+        self.reused = True
+        return body
 
     def chunk(self, g: Group, vl: int, coff: str, cnt: str, ctype: str, accs: dict, direct: set, k: int) -> list[str]:
         """One chunk of every sink of ``g``: its mask, loads, math and store or accumulation (``coff``:

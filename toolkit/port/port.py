@@ -179,6 +179,9 @@ def _attempt(unit: Unit, regions: list[Region], temps: set[str], traits: Traits)
 def _port_region(region: Region, unit: Unit, temps: set[str], traits: Traits, taken: set[str],
                  rep: RegionReport) -> tuple[str, list[str], str]:
     model = build_model(region, unit, temps)
+    for it in kept_declarations(region, unit, items=True):
+        if any(name in model.flow.scalars for d in it.decls for name in [d.name]):
+            raise PortError(f"'{it.decls[0].name}' (a value the region computes) is used after it", it.stmt.line)
     plan = make_plan(model)
     fn = region.function
     params = Params(template=bool(fn.template_params), taken=set())
@@ -196,6 +199,10 @@ def _port_region(region: Region, unit: Unit, temps: set[str], traits: Traits, ta
     rep.registers = writer.budget.peak
     rep.assumptions = list(model.assumption_why)
     rep.notes = list(model.notes) + plan.notes
+    if getattr(writer, "reused", False):
+        rep.notes.append("registers reused within a loop body to fit the register file")
+    if getattr(writer, "split_loops", 0):
+        rep.notes.append(f"a loop split {writer.split_loops} time(s) to fit the register file (no spill)")
     rep.temps = sorted({s.arr.root.name for s in plan.sinks if s.kind == "spill" and s.arr.root.kind == "tbuf"})
     return code, [p.arg for p in params.params], vf
 

@@ -43,15 +43,16 @@ def call_site(region: Region, unit: Unit, vf: str, args: list[str], kept: list[s
     return ("\n" + indent).join(lines)
 
 
-def kept_declarations(region: Region, unit: Unit) -> list[str]:
-    """Declarations of the region whose names the function still uses after it."""
+def kept_declarations(region: Region, unit: Unit, items: bool = False) -> list:
+    """Declarations of the region whose names the function still uses after it (their text; the region
+    items with ``items``)."""
     fn = region.function
     body_end = fn.body.end if fn.body is not None else region.end
     after = {t.text for t in tokens(unit.text[region.end:body_end]) if t.kind == "ident"}
     out = []
     for it in region.items:
         if it.kind == "decl" and any(d.name in after for d in it.decls):
-            out.append(it.stmt.text.strip())
+            out.append(it if items else it.stmt.text.strip())
     return out
 
 
