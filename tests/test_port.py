@@ -29,9 +29,9 @@ def cases(tmp_path_factory) -> Path:
     return d
 
 
-def _port(cases: Path, name: str) -> tuple[int, dict, str]:
+def _port(cases: Path, name: str, *extra: str) -> tuple[int, dict, str]:
     src, out, js = cases / f"{name}.asc", cases / f"{name}.port.asc", cases / f"{name}.port.json"
-    code = main(["port", str(src), "-o", str(out), "--json", str(js)])
+    code = main(["port", str(src), "-o", str(out), "--json", str(js), *extra])
     return code, json.loads(js.read_text()), out.read_text()
 
 
@@ -66,8 +66,10 @@ def _proved(report: dict) -> None:
 
 @needs_compiler
 def test_elementwise_chain_with_tail(cases):
-    code, rep, text = _port(cases, "elementwise")
+    code, rep, text = _port(cases, "elementwise", "--report")
     assert code == 0
+    page = (cases / "elementwise.port.html").read_text()
+    assert all(f"<h2>{h}</h2>" in page for h in ("Verdict", "Regions", "UB map", "Generated VFs"))
     _proved(rep)
     (r,) = rep["regions"]
     assert r["status"] == "ported" and r["stages"] == 1 and r["rows"] == "1"
