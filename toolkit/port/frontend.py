@@ -189,10 +189,42 @@ class _Collector:
         for c in tu.cursor.get_children():
             if self.mine(c):
                 self.top(c, None, None)
+            elif not c.location.is_in_system_header:
+                self.user_constant(c)
         return Unit(self.src, self.text, self.functions, self.constants, self.tbufs, self.inits,
                     self.line_starts)
 
     # -- declarations ------------------------------------------------------------------------------
+    def user_constant(self, c) -> None:
+        """Integer constants of the sample's own headers (``constexpr uint32_t SAMPLE_DV = 512;``) and
+        object-like macros (``#define TILE_LENGTH 128``) of the file and its headers."""
+        K = self.K
+        if c.kind == K.MACRO_DEFINITION:
+            tk = list(c.get_tokens())
+            toks = [t.spelling for t in tk]
+            function_like = len(tk) >= 2 and toks[1] == "(" and \
+                tk[1].extent.start.column == tk[0].extent.end.column
+            if len(toks) >= 2 and toks[0] == c.spelling and not function_like:
+                body = " ".join(toks[1:])
+                if re.fullmatch(r"[\w\s()+\-*/<>%]+", body) and c.spelling not in self.constants:
+                    self.constants[c.spelling] = body
+        elif c.kind == K.VAR_DECL:
+            self._var_constant(c)
+        elif c.kind == K.NAMESPACE:
+            for ch in c.get_children():
+                if ch.kind == K.VAR_DECL:
+                    self._var_constant(ch)
+
+    def _var_constant(self, c) -> None:
+        K = self.K
+        ts = c.type.spelling
+        if "const" in ts and any(w in ts for w in ("int", "uint", "size_t", "long", "short")):
+            init = [ch for ch in c.get_children() if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF)]
+            if init and init[-1].extent.start.file is not None:
+                toks = [t.spelling for t in init[-1].get_tokens()]
+                if toks:
+                    self.constants.setdefault(c.spelling, " ".join(toks))
+
     def top(self, c, cls, cls_start) -> None:
         K = self.K
         if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
@@ -207,12 +239,9 @@ class _Collector:
                 if self.mine(ch):
                     self.top(ch, c, start)
         elif c.kind == K.VAR_DECL and cls is None:
-            ts = c.type.spelling
-            if "const" in ts and any(w in ts for w in ("int", "uint", "size_t", "long", "short")):
-                init = [ch for ch in c.get_children() if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF)]
-                if init:
-                    s, e = self.span(init[-1])
-                    self.constants[c.spelling] = self.text[s:e]
+            self._var_constant(c)
+        elif c.kind == K.MACRO_DEFINITION:
+            self.user_constant(c)
         elif c.kind in (K.CXX_METHOD, K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CONSTRUCTOR) and c.is_definition():
             self.function(c, cls, cls_start)
 
@@ -316,7 +345,10 @@ class _Collector:
             self._init_buffer(c, s, e2, line, fname)
             return st
         e2 = self._end_with_semicolon(e)
-        return Stmt("other", s, e2, line, self.text[s:e2])
+        kids = []
+        if c.kind in (K.IF_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CASE_STMT, K.DEFAULT_STMT):
+            kids = [self.stmt(ch, types, fname) for ch in c.get_children() if ch.kind == K.COMPOUND_STMT]
+        return Stmt("other", s, e2, line, self.text[s:e2], kids)
 
     def _decls(self, c, types) -> tuple[list[str], list[str]]:
         names, tys = [], []
