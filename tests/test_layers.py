@@ -21,7 +21,7 @@ LAYERS = [
     ("console",),          # output files and the progress line
     ("harness",),          # the host side every operator shares
     ("asc",),              # the .asc route
-    ("sweep",),            # what-if sweeps over either route
+    ("sweep", "port"),     # what-if sweeps over either route; the MemBase -> RegBase port and its proof
     ("cli",),              # the commands
 ]
 RANK = {pkg: k for k, tier in enumerate(LAYERS) for pkg in tier}
