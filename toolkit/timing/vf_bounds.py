@@ -13,31 +13,44 @@ LD, ST, LOOP, BAR = OpClass.LOAD, OpClass.STORE, OpClass.LOOP, OpClass.MEMBAR
 def summarise(rows, issue: list[int], ready_at, p, detail: bool, units=UNITS) -> VfTiming:
     """``issue``: each row's issue cycle; ``ready_at(i)``: when row i could issue (a load/store's trace
     event starts there: queueing on the UB ports shows as a longer event)."""
-    lane_events: dict[str, int] = {}
-    lane_sum: dict[str, int] = {}
-    op_count: dict[str, int] = {}
-    op_sum: dict[str, int] = {}
+    count: dict[str, int] = {}                    # per opcode, in order of first appearance
+    kind: dict[str, object] = {}                  # opcode -> one of its rows (rows of an opcode cost alike)
+    waited: dict[str, int] = {}                   # opcode -> cycles its loads/stores queued
     slices = [] if detail else None
     end = 0
     for i, row in enumerate(rows):
+        op = row.op
+        n = count.get(op)
+        if n is None:
+            count[op] = 1
+            kind[op] = row
+        else:
+            count[op] = n + 1
         s = issue[i]
         done = s + row.dur
-        start = ready_at(i) if row.cls == LD or row.cls == ST else s
-        lane, op = row.lane, row.op
-        lane_events[lane] = lane_events.get(lane, 0) + 1
-        lane_sum[lane] = lane_sum.get(lane, 0) + (done - start)
-        op_count[op] = op_count.get(op, 0) + 1
-        op_sum[op] = op_sum.get(op, 0) + (done - start)
-        if slices is not None:
-            slices.append((lane, op, start, done))
         if done > end:
             end = done
-    stats = StreamStats(rows)
+        start = s
+        if row.cls == LD or row.cls == ST:
+            start = ready_at(i)
+            if start < s:
+                waited[op] = waited.get(op, 0) + s - start
+        if slices is not None:
+            slices.append((row.lane, op, start, done))
+    op_sum = {op: n * kind[op].dur + waited.get(op, 0) for op, n in count.items()}
+    lane_events: dict[str, int] = {}              # lanes in order of first appearance, as the opcodes
+    lane_sum: dict[str, int] = {}
+    for op, n in count.items():
+        lane = kind[op].lane
+        lane_events[lane] = lane_events.get(lane, 0) + n
+        lane_sum[lane] = lane_sum.get(lane, 0) + op_sum[op]
+    stats = StreamStats.of_opcodes(count, kind, len(rows))
     n_ex = stats.n[ALU] + stats.n[ALU0] + stats.n[SFU] + stats.n[PRED]
     cycles = end + p["vf_drain_cycles"]
-    return VfTiming(cycles, end, n_ex, lane_events, lane_sum, op_count, op_sum, stats.n[LOOP],
+    return VfTiming(cycles, end, n_ex, lane_events, lane_sum, count, op_sum, stats.n[LOOP],
                     bounds(rows, p, stats, units), slices, vf_time=p["vf_start_cycles"] + cycles,
-                    log_cycles=p["vf_start_cycles"] + cycles + p["vf_log_extra_cycles"])
+                    log_cycles=p["vf_start_cycles"] + cycles + p["vf_log_extra_cycles"],
+                    ub_port_cycles=(stats.span[LD], stats.span[ST]))
 
 
 def bounds(rows, p, stats: StreamStats | None = None, units=UNITS) -> dict[Bound, float]:
@@ -56,7 +69,11 @@ def critical_path(rows, membar_release: int = 1) -> int:
     ready = [0] * len(rows)
     longest = stores_done = gate = 0
     for i, r in enumerate(rows):
-        start = max((ready[pi] + extra for pi, extra in r.deps), default=0)
+        start = 0
+        for pi, extra in r.deps:
+            v = ready[pi] + extra
+            if v > start:
+                start = v
         if r.cls == BAR:
             gate = max(start, stores_done + membar_release)
             start = gate
@@ -65,5 +82,6 @@ def critical_path(rows, membar_release: int = 1) -> int:
             if r.cls == ST:
                 stores_done = max(stores_done, start + r.dur)
         ready[i] = start + r.lat
-        longest = max(longest, start + r.dur)
+        if start + r.dur > longest:
+            longest = start + r.dur
     return longest

@@ -10,6 +10,7 @@ from toolkit.record.events import ALIAS, BLOCK_STRIDED, ITER, PSEUDO_OPS, Instr
 from .vf_units import UNIT_CLASS, VALUE_CLASSES, OpClass, ub_banks
 
 LD, ST = OpClass.LOAD, OpClass.STORE
+_row = tuple.__new__                 #: a Row from its fields without the Python-level constructor (hot)
 
 
 class Row(NamedTuple):
@@ -27,13 +28,18 @@ class Row(NamedTuple):
     value: bool               #: writes a vector register (needs a physical register)
 
 
-def _bank(ins: Instr, machine: Machine) -> int:
-    """Banks of a load/store from its recorded UB address (0: no address recorded)."""
+def _bank(ins: Instr, machine: Machine, memo: dict) -> int:
+    """Banks of a load/store from its recorded UB address (0: no address recorded); ``memo``: the masks
+    found so far in this stream (a loop touches the same addresses again)."""
     if ins.ub_addr < 0 or not ins.ub_bytes:
         return 0
-    if ins.dist == BLOCK_STRIDED:
-        return ub_banks(machine, ins.ub_addr, 0, machine.params["core"]["blocks_per_repeat"], max(int(ins.aux), 1))
-    return ub_banks(machine, ins.ub_addr, ins.ub_bytes)
+    strided = ins.dist == BLOCK_STRIDED
+    key = (ins.ub_addr, ins.ub_bytes, ins.aux if strided else None)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = (ub_banks(machine, ins.ub_addr, 0, machine.params["core"]["blocks_per_repeat"],
+                                    max(int(ins.aux), 1)) if strided else ub_banks(machine, ins.ub_addr, ins.ub_bytes))
+    return got
 
 
 def decode(instrs: list, machine: Machine) -> tuple[list[Row], list[int]]:
@@ -44,31 +50,35 @@ def decode(instrs: list, machine: Machine) -> tuple[list[Row], list[int]]:
     rows: list[Row] = []
     last_reader: list[int] = []
     iter_start = False
-    costs: dict[str, tuple] = {}                  # opcode -> (cost entry, class), looked up once
+    costs: dict[str, tuple] = {}                  # opcode -> its row fields and flags, looked up once
+    banks: dict = {}
     for raw in instrs:
         ins = raw if isinstance(raw, Instr) else Instr(*raw)
-        if ins.opcode in PSEUDO_OPS:
-            if ins.opcode == ALIAS and ins.srcs and ins.srcs[0] in producer:
+        op = ins.opcode
+        if op in PSEUDO_OPS:
+            if op == ALIAS and ins.srcs and ins.srcs[0] in producer:
                 producer[ins.dst] = producer[ins.srcs[0]]
-            iter_start = iter_start or ins.opcode == ITER
+            iter_start = iter_start or op == ITER
             continue
-        got = costs.get(ins.opcode)
+        got = costs.get(op)
         if got is None:
-            info = machine.instr(ins.opcode)
-            got = costs[ins.opcode] = (info, UNIT_CLASS[info.unit])
-        info, cls = got
+            info = machine.instr(op)
+            cls = UNIT_CLASS[info.unit]
+            got = costs[op] = (cls, info.latency, info.duration, max(info.ii, 1), info.lane,
+                               banks_on and (cls == LD or cls == ST), cls == ST, cls in VALUE_CLASSES)
+        cls, lat, dur, span, lane, banked, store, value_cls = got
         idx = len(rows)
         deps = []
-        for s in ins.srcs:
-            p = producer.get(s)
+        for src in ins.srcs:
+            p = producer.get(src)
             if p is not None:
-                deps.append((p, store_extra if cls == ST and rows[p].lat > 1 else 0))
+                deps.append((p, store_extra if store and rows[p].lat > 1 else 0))
                 last_reader[p] = idx
-        if ins.dst >= 0:
-            producer[ins.dst] = idx
-        bank = _bank(ins, machine) if banks_on and (cls == LD or cls == ST) else 0
-        rows.append(Row(ins.opcode, cls, info.latency, info.duration, max(info.ii, 1), tuple(deps), info.lane,
-                        bank, iter_start, ins.dst >= 0 and cls in VALUE_CLASSES))
+        dst = ins.dst
+        if dst >= 0:
+            producer[dst] = idx
+        bank = _bank(ins, machine, banks) if banked else 0
+        rows.append(_row(Row, (op, cls, lat, dur, span, tuple(deps), lane, bank, iter_start, dst >= 0 and value_cls)))
         last_reader.append(-1)
         iter_start = False
     return rows, last_reader

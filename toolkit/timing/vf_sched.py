@@ -10,7 +10,7 @@ one class of :mod:`toolkit.timing.vf_units`, which this module only steps throug
 * Dispatch (:class:`~toolkit.timing.vf_units.FrontEnd`): in program order, ``dispatch_width`` per
   cycle, into the issue queue (:class:`~toolkit.timing.vf_units.IssueQueue`, ``window`` entries); a
   hardware-loop entry ends the dispatch group and stalls dispatch, an iteration starts a new group
-  (:class:`~toolkit.timing.vf_units.LoopUnit`); a vector value needs a physical register
+  (:class:`~toolkit.timing.vf_units.LoopEntry`, :class:`~toolkit.timing.vf_units.LoopIterations`); a vector value needs a physical register
   (:class:`~toolkit.timing.vf_units.RegisterFile`).
 * Issue: out of order, oldest first (stores after the other ready rows), once the row is ready
   (:class:`~toolkit.timing.vf_units.IssueQueue`) and every unit its class needs accepts it: execute
@@ -46,11 +46,10 @@ class VectorCore:
         for cls in units:
             self.units.append(cls(p, self))
         self.front, self.queue = self.find(FrontEnd), self.find(IssueQueue)
-        self.gates = self._hooks("can_dispatch")
-        self.on_dispatch = self._hooks("dispatched")
-        self.on_issue = self._hooks("issued")
+        self.gates = [self._hooks("can_dispatch", c) for c in OpClass]       # per row class
+        self.on_dispatch = [self._hooks("dispatched", c) for c in OpClass]
         self.free_times = self._hooks("next_free")
-        self.take = [self._route(c) for c in OpClass]
+        self.queue.connect([self._route(c) for c in OpClass], self._hooks("issued"))
 
     def find(self, kind: type) -> Unit:
         """The unit of class ``kind`` (constructed before the caller: see ``UNITS``' order)."""
@@ -59,8 +58,10 @@ class VectorCore:
                 return u
         raise LookupError(f"no {kind.__name__} among the vector core's units")
 
-    def _hooks(self, name: str) -> list:
-        return [f for f in (hook(u, name) for u in self.units) if f is not None]
+    def _hooks(self, name: str, cls: OpClass | None = None) -> list:
+        """The units' hooks ``name`` in unit order (``cls``: of the units that look at its dispatch)."""
+        units = [u for u in self.units if cls is None or u.dispatch_classes is None or cls in u.dispatch_classes]
+        return [f for f in (hook(u, name) for u in units) if f is not None]
 
     def _route(self, cls: OpClass):
         """``take(i, row, t) -> bool`` for rows of ``cls``: every serving unit accepts, then each reserves."""
@@ -69,52 +70,41 @@ class VectorCore:
             return lambda i, row, t: True
         if len(units) == 1:
             return units[0].try_reserve
-        *first, last = units
-        checks = [u.can_issue for u in first]
-        commits = [f for f in (hook(u, "reserve") for u in first) if f is not None]
-        last_take = last.try_reserve
+        checks = [u.can_issue for u in units]
+        commits = [f for f in (hook(u, "reserve") for u in units) if f is not None]
 
         def take(i: int, row: Row, t: int) -> bool:
             for check in checks:
                 if not check(i, row, t):
                     return False
-            if not last_take(i, row, t):
-                return False
             for commit in commits:
                 commit(i, row, t)
             return True
         return take
 
-    # ---- issue --------------------------------------------------------------------------------
-    def try_issue(self, i: int, t: int) -> bool:
-        """Issue row i at t if every unit it needs is free (only ready rows are offered)."""
-        row = self.rows[i]
-        if not self.take[row.cls](i, row, t):
-            return False
-        self.issue[i] = t
-        for f in self.on_issue:
-            f(i, row, t)
-        self.queue.wake(i, t)
-        return True
-
     # ---- dispatch -----------------------------------------------------------------------------
     def dispatch(self, t: int) -> bool:
         """Dispatch at t in program order until the width is used or a unit stops it; whether any row went."""
-        rows, disp, gates, on_dispatch, admit = self.rows, self.disp, self.gates, self.on_dispatch, self.queue.admit
+        rows, disp, gates, on_dispatch, queue = self.rows, self.disp, self.gates, self.on_dispatch, self.queue
+        admit, window = queue.admit, queue.window
         n, pc = len(rows), self.pc
         went = False
         for k in range(self.front.width):
-            if pc >= n:
+            if pc >= n or queue.nwait >= window:             # every issue-queue entry taken
                 break
             row = rows[pc]
-            for gate in gates:
+            cls = row.cls
+            for gate in gates[cls]:
                 if not gate(pc, row, t, k):
                     self.pc = pc
                     return went
             disp[pc] = t
             went = True
             i, pc = pc, pc + 1
-            if any(f(i, row, t) for f in on_dispatch):      # executed at dispatch: ends the group
+            done = False
+            for f in on_dispatch[cls]:
+                done = f(i, row, t) or done
+            if done:                                        # executed at dispatch: ends the group
                 break
             admit(i, t)
         self.pc = pc

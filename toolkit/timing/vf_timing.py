@@ -21,6 +21,7 @@ class VfTiming:
     vf_time: int = 0                  #: one isolated VF from start to end: start + schedule + drain
     log_cycles: int = 0               #: the VF as the vendor's instruction log (camodel) times it
     stalls: dict = field(default_factory=dict, repr=False)  #: cycles without issue, by what held the oldest
+    ub_port_cycles: tuple[int, int] = (0, 0)  #: UB read and write port cycles the VF's loads and stores hold
 
     @property
     def ipc(self) -> float:

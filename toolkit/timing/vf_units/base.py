@@ -54,19 +54,33 @@ class StreamStats:
     __slots__ = ("n", "span", "dur", "shortest", "rows", "shortest_any")
 
     def __init__(self, rows: list[Row]) -> None:
+        count: dict[str, int] = {}
+        kind: dict[str, Row] = {}
+        for r in rows:
+            count[r.op] = count.get(r.op, 0) + 1
+            kind.setdefault(r.op, r)
+        self._fill(count, kind, len(rows))
+
+    @classmethod
+    def of_opcodes(cls, count: dict[str, int], kind: dict[str, Row], rows: int) -> StreamStats:
+        """From the rows per opcode (``count``) and one row of each (``kind``: an opcode's rows cost alike)."""
+        self = cls.__new__(cls)
+        self._fill(count, kind, rows)
+        return self
+
+    def _fill(self, count: dict[str, int], kind: dict[str, Row], rows: int) -> None:
         k = len(OpClass)
         n, span, dur, shortest = [0] * k, [0] * k, [0] * k, [None] * k
-        for r in rows:
+        for op, m in count.items():
+            r = kind[op]
             c = r.cls
-            n[c] += 1
-            span[c] += r.span
-            d = r.dur
-            dur[c] += d
-            s = shortest[c]
-            if s is None or d < s:
-                shortest[c] = d
+            n[c] += m
+            span[c] += m * r.span
+            dur[c] += m * r.dur
+            if shortest[c] is None or r.dur < shortest[c]:
+                shortest[c] = r.dur
         self.n, self.span, self.dur, self.shortest = n, span, dur, shortest
-        self.rows = len(rows)
+        self.rows = rows
         self.shortest_any = min((s for s in shortest if s is not None), default=None)
 
     def shortest_of(self, *classes: OpClass) -> int | None:
@@ -88,9 +102,9 @@ class Unit:
     only the hooks it needs; the scheduler (:class:`toolkit.timing.vf_sched.VectorCore`) calls each hook
     of the units that define it, in the order of :data:`toolkit.timing.vf_units.UNITS`.
 
-    * Front end, for each row in program order: ``can_dispatch`` (False: dispatch stops for this cycle),
-      then, once dispatched, ``dispatched`` (True: the unit executed the row itself, e.g. a loop entry:
-      it takes no issue-queue entry and ends the dispatch group).
+    * Front end, for each row in program order whose class is in ``dispatch_classes``: ``can_dispatch``
+      (False: dispatch stops for this cycle), then, once dispatched, ``dispatched`` (True: the unit
+      executed the row itself, e.g. a loop entry: it takes no issue-queue entry and ends the group).
     * Issue, for a ready row whose class is in ``serves``: the row issues only if every serving unit's
       ``can_issue`` agrees (checks have no effect), then each ``reserve`` commits; ``issued`` is called
       for every row that issues (e.g. to release the registers its sources held).
@@ -105,6 +119,8 @@ class Unit:
 
     #: row classes that need this unit to issue
     serves: ClassVar[frozenset[OpClass]] = frozenset()
+    #: row classes whose dispatch the unit looks at (``can_dispatch``, ``dispatched``); None: every row
+    dispatch_classes: ClassVar[frozenset[OpClass] | None] = None
 
     def __init__(self, p: Mapping[str, Any], core: VectorCore) -> None:
         self.core = core

@@ -32,33 +32,19 @@ class FrontEnd(Unit):
                                            p["dispatch_to_issue"])}
 
 
-class LoopUnit(Unit):
-    """Hardware loops: an entry (RV_VLOOP) executes in the front end, ends the dispatch group and stalls
-    dispatch for ``loop_entry_cycles``; each iteration starts a new dispatch group at least
-    ``iteration_cycles`` after the previous one (the per-iteration cost). Bound: the loop entries."""
+class LoopEntry(Unit):
+    """A hardware-loop entry (RV_VLOOP) executes in the front end: it ends the dispatch group and stalls
+    dispatch for ``loop_entry_cycles``. Bound: the loop entries."""
 
     serves = frozenset({LOOP})
+    dispatch_classes = frozenset({LOOP})
 
     def __init__(self, p, core) -> None:
         super().__init__(p, core)
         self.front = core.find(FrontEnd)
-        self.entry, self.iter_gap = p["loop_entry_cycles"], p["iteration_cycles"]
-        self.last_iter = -self.iter_gap   #: dispatch cycle of the latest iteration start
-        if not self.iter_gap:             # no iteration cost: nothing to check at dispatch
-            self.can_dispatch = None
-
-    def can_dispatch(self, i, row, t, slot) -> bool:
-        if row.iter_start:                # an iteration starts a dispatch group
-            start = self.last_iter + self.iter_gap
-            if slot > 0 or t < start:
-                self.front.block_until(max(t + (slot > 0), start))
-                return False
-            self.last_iter = t
-        return True
+        self.entry = p["loop_entry_cycles"]
 
     def dispatched(self, i, row, t) -> bool:
-        if row.cls != LOOP:
-            return False
         self.core.issue[i] = t
         self.front.block_until(t + self.entry)
         return True
@@ -68,10 +54,34 @@ class LoopUnit(Unit):
         return {Bound.LOOP_ENTRIES: float(stats.n[LOOP] * p["loop_entry_cycles"])}
 
 
+class LoopIterations(Unit):
+    """The per-iteration cost of a hardware loop: each iteration starts a new dispatch group at least
+    ``iteration_cycles`` after the previous one (off when 0)."""
+
+    def __init__(self, p, core) -> None:
+        super().__init__(p, core)
+        self.front = core.find(FrontEnd)
+        self.gap = p["iteration_cycles"]
+        self.last = -self.gap             #: dispatch cycle of the latest iteration start
+        if not self.gap:                  # no iteration cost: nothing to check at dispatch
+            self.can_dispatch = None
+
+    def can_dispatch(self, i, row, t, slot) -> bool:
+        if row.iter_start:                # an iteration starts a dispatch group
+            start = self.last + self.gap
+            if slot > 0 or t < start:
+                self.front.block_until(max(t + (slot > 0), start))
+                return False
+            self.last = t
+        return True
+
+
 class RegisterFile(Unit):
     """Renaming: every vector value holds one of ``phys_vregs`` physical registers from its dispatch
     until its last reader issued + ``reg_release`` (a value never read: until it completes); dispatch of
     a value waits for a free one, unless nothing in flight can free one (the compiler spilled: go on)."""
+
+    dispatch_classes = VALUE_CLASSES
 
     def __init__(self, p, core) -> None:
         super().__init__(p, core)
@@ -96,7 +106,7 @@ class RegisterFile(Unit):
         return not (row.value and not self._available(t) and (self.queue.nwait or self.frees))
 
     def dispatched(self, i, row, t) -> bool:
-        if row.value:
+        if row.value:                                  # (a row of a value class may write no register)
             self.free -= 1
             if self.core.last_reader[i] < 0:           # never read: free when it completes
                 self.releases_by[i].append(i)

@@ -22,7 +22,8 @@ class IssueQueue(Unit):
         super().__init__(p, core)
         self.window, self.d2i = p["window"], p["dispatch_to_issue"]
         self.rows, self.disp, self.issue = core.rows, core.disp, core.issue
-        self.try_issue = core.try_issue
+        self.take: list = []                                # per row class: take(i, row, t) -> bool
+        self.on_issue: list = []                            # the units' ``issued`` hooks
         n = len(self.rows)
         self.rdy = [-1] * n                                 # ready cycle once every producer has issued
         self.blocker = [-1] * n                             # a producer not yet issued when last checked
@@ -33,8 +34,10 @@ class IssueQueue(Unit):
         self.by_age: list[int] = []                         # every waiting row (heap, issued ones popped lazily)
         self.fresh: list[int] = []                          # rows made ready at t by an issue at t
 
-    def can_dispatch(self, i, row, t, slot) -> bool:
-        return self.nwait < self.window
+    def connect(self, take: list, on_issue: list) -> None:
+        """What issuing needs from the other units: per row class ``take(i, row, t) -> bool`` (every unit
+        the class needs accepts and reserves), and the hooks told of every issue."""
+        self.take, self.on_issue = take, on_issue
 
     def next_free(self, t: int) -> list[int]:
         return [self.pending[0][0]] if self.pending else []
@@ -75,8 +78,11 @@ class IssueQueue(Unit):
         else:
             self.fresh.append(i)
 
-    def wake(self, i: int, t: int) -> None:
-        """Row i issued at t: refile the rows that were waiting for it."""
+    def _issued(self, i: int, row, t: int) -> None:
+        """Row i issued at t: tell the units, refile the rows that were waiting for it."""
+        self.issue[i] = t
+        for f in self.on_issue:
+            f(i, row, t)
         blocked = self.dependents.pop(i, None)
         if blocked:
             for j in blocked:
@@ -86,7 +92,7 @@ class IssueQueue(Unit):
         """One cycle of issue: ready loads and other ops oldest first, then ready stores; returns how
         many issued. A row made ready at t by an issue at t (a zero latency) is tried in this cycle when
         it comes later in that order, as a scan of every waiting row in row order would."""
-        rows, pending, ready, try_issue = self.rows, self.pending, self.ready, self.try_issue
+        rows, pending, ready, take, issued_ = self.rows, self.pending, self.ready, self.take, self._issued
         if self.fresh:
             ready += self.fresh
             self.fresh = []
@@ -99,17 +105,21 @@ class IssueQueue(Unit):
         while k < len(ready):
             i = ready[k]
             k += 1
-            if rows[i].cls == ST:
+            row = rows[i]
+            if row.cls == ST:
                 stores.append(i)
                 continue
-            if try_issue(i, t):
+            if take[row.cls](i, row, t):
+                issued_(i, row, t)
                 issued += 1
                 if self.fresh:
                     ready, stores = self._merge_fresh(ready, k, i, still, stores)
             else:
                 still.append(i)
         for i in sorted(stores):
-            if try_issue(i, t):
+            row = rows[i]
+            if take[ST](i, row, t):
+                issued_(i, row, t)
                 issued += 1
             else:
                 still.append(i)

@@ -34,6 +34,7 @@ class MemoryOrder(Unit):
     bound (:func:`toolkit.timing.vf_bounds.critical_path`)."""
 
     serves = frozenset({LD, ST, BAR})
+    dispatch_classes = frozenset({ST, BAR})
 
     def __init__(self, p, core) -> None:
         super().__init__(p, core)
@@ -45,10 +46,7 @@ class MemoryOrder(Unit):
         self.stores_pending: list[int] = []     # completion times of stores issued since a membar
 
     def dispatched(self, i, row, t) -> bool:
-        if row.cls == BAR:
-            self.open_bars.append(i)
-        elif row.cls == ST:
-            self.open_stores.append(i)
+        (self.open_bars if row.cls == BAR else self.open_stores).append(i)
         return False
 
     def can_issue(self, i, row, t) -> bool:
