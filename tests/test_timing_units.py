@@ -88,8 +88,7 @@ class SlowDma(CoreUnit):
 
 def test_core_shared_units_sit_between_the_pipes_and_default_to_no_contention():
     ev = [Dma("GM2UB", "DataCopy", 0, "x", 0, 8192, 1, 8192), Dma("GM2UB", "DataCopy", 0, "x", 0, 8192, 1, 8192)]
-    vf = lambda call: None                                                  # noqa: E731 (no VF here)
-    alone = simulate_core(0, ev, M, vf)
-    assert alone.end == simulate_core(0, ev, M, vf, shared_units=()).end   # model v2: ports not shared
-    slow = simulate_core(0, ev, M, vf, shared_units=CORE_UNITS + (SlowDma,))
+    alone = simulate_core(0, ev, M, None)
+    assert alone.end == simulate_core(0, ev, M, None, shared_units=()).end   # model v2: ports not shared
+    slow = simulate_core(0, ev, M, None, shared_units=CORE_UNITS + (SlowDma,))
     assert slow.end == alone.end + 2 * 100                                 # back-to-back copies pipeline

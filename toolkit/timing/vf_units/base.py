@@ -2,8 +2,9 @@
 figures of a stream that analytic bounds are computed from, and the :class:`Unit` protocol."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:                                          # pragma: no cover
     from ..vf_decode import Row
@@ -51,7 +52,7 @@ class StreamStats:
     """Per row class of one stream: how many rows, their summed ``ii`` (``span``) and durations, the
     shortest duration; and over every row: the count and the shortest duration. Bounds read only these."""
 
-    __slots__ = ("n", "span", "dur", "shortest", "rows", "shortest_any")
+    __slots__ = ("dur", "n", "rows", "shortest", "shortest_any", "span")
 
     def __init__(self, rows: list[Row]) -> None:
         count: dict[str, int] = {}

@@ -32,6 +32,7 @@ class ExecuteUnits(Unit):
         self.busy[self._pick] = t + (1 if row.cls == SFU else row.span)
 
     def try_reserve(self, i, row, t) -> bool:
+        """``can_issue`` + ``reserve`` in one pass (the whole route of "alu" and "alu0" rows: hot)."""
         busy = self.busy
         for u in (0,) if row.cls == ALU0 else self.any_first:
             if busy[u] <= t:

@@ -36,8 +36,7 @@ class LoopEntry(Unit):
     """A hardware-loop entry (RV_VLOOP) executes in the front end: it ends the dispatch group and stalls
     dispatch for ``loop_entry_cycles``. Bound: the loop entries."""
 
-    serves = frozenset({LOOP})
-    dispatch_classes = frozenset({LOOP})
+    dispatch_classes = frozenset({LOOP})          # (it never reaches the issue queue: serves nothing)
 
     def __init__(self, p, core) -> None:
         super().__init__(p, core)
