@@ -21,6 +21,9 @@ own and the shared GM bandwidth / n; a read also waits for the bytes other cores
 of it (latency under load = idle latency + queued bytes / shared bandwidth). One core alone is the
 calibrated single-core figure. A VF occupies VECTOR for its PUSHQ slice (from the VF
 scheduler) after its parameters were pushed (PUSH_PB).
+
+Hardware several pipes use (the UB ports: DMA and VF accesses) is a list of units
+(:mod:`toolkit.timing.core_units`) asked at each DMA and each VF body; model v2 grants them alone.
 """
 from __future__ import annotations
 
@@ -41,7 +44,8 @@ from toolkit.record.events import (
     VfCall,
 )
 
-from .vf_sched import VfTiming
+from .core_units import CORE_UNITS
+from .vf_timing import VfTiming
 
 PIPES = (PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_S)
 _PRODUCER = {"VECIN": PIPE_MTE2, "VECOUT": PIPE_V, "VECCALC": PIPE_V}
@@ -116,10 +120,11 @@ class _CoreSim:
     records which earlier slice bound its start (``cause``): the critical path follows those links."""
 
     def __init__(self, core: int, machine: Machine, vf_timing, concurrency: Concurrency | None,
-                 detail: bool = True):
+                 detail: bool = True, shared_units=CORE_UNITS):
         self.core, self.vf_timing = core, vf_timing
         self.detail = detail                             # False: keep only what the GM load needs
         self.dma_costs = {pipe: DmaCost(machine, pipe) for pipe in _SHARED_BW}
+        self.shared = [unit(machine) for unit in shared_units]  # resources several pipes use (UB ports)
         self.p, self.s = machine.params["timing"], machine.params["scalar"]
         self.concurrency = concurrency or (lambda pipe, k: (1.0, 0.0))
         self.free = {pipe: ZERO for pipe in PIPES}       # when the pipe can start its next operation
@@ -173,6 +178,8 @@ class _CoreSim:
         self.ndma[pipe] += 1
         lat, occ = cost(ev.nbytes, ev.bursts, n, queued)
         start = max(self.free[pipe], self.t_s)
+        for unit in self.shared:
+            occ = unit.dma(pipe, start[0], lat, occ, ev.nbytes)
         end = start[0] + lat + occ
         i = self.add(pipe, ev.api, start, end, {"bytes": ev.nbytes, "bursts": ev.bursts, "gm": ev.gm,
                                                  "cores": round(n, 2), "queued_bytes": round(queued)}
@@ -202,6 +209,8 @@ class _CoreSim:
         # or a PipeBarrier<PIPE_V> it runs alone (``vf_time``)
         isolated = self.free[PIPE_V][0] < start[0] or self.v_barrier
         end = body_start + (timing.vf_time if isolated else timing.cycles)
+        for unit in self.shared:
+            end = unit.vf(body_start, end, timing)
         i = self.add(PIPE_V, ev.name, start, end, {"launch": ev.launch, "ipc": round(timing.ipc, 3),
                                                    "instructions": timing.n_ex} if self.detail else None)
         self.free[PIPE_V] = self.done[PIPE_V] = (end, i)
@@ -330,11 +339,13 @@ def rebind(timing: CoreTiming, core: int, events: list) -> CoreTiming:
 
 
 def simulate_core(core: int, events: list, machine: Machine, vf_timing,
-                  concurrency: Concurrency | None = None, detail: bool = True) -> CoreTiming:
+                  concurrency: Concurrency | None = None, detail: bool = True,
+                  shared_units=CORE_UNITS) -> CoreTiming:
     """``vf_timing(vfcall) -> VfTiming`` (memoised by the caller); ``concurrency`` as in :func:`dma_cost`
     (default: the core moves data alone). ``detail=False``: the same cycles, but only the DMA slices
-    (what the GM load of :mod:`toolkit.timing.kernel` reads) and the end; no VF list, no busy times."""
-    return _CoreSim(core, machine, vf_timing, concurrency, detail).run(events)
+    (what the GM load of :mod:`toolkit.timing.kernel` reads) and the end; no VF list, no busy times.
+    ``shared_units``: the resources several pipes use (:data:`toolkit.timing.core_units.CORE_UNITS`)."""
+    return _CoreSim(core, machine, vf_timing, concurrency, detail, shared_units).run(events)
 
 
 def critical_path(core: CoreTiming) -> dict[str, int]:

@@ -1,83 +1,66 @@
-"""The summary of one VF schedule: counters (trace durations per lane and opcode), the VF cycles,
-and the analytic bounds reported next to the simulated figure (the one within 2 % names the
-bottleneck): execute units, the single-issue unit EXU0, the special-function pipes, UB ports, the
-store queue, dispatch, the mask unit, the dependency chain and the loop entries."""
+"""The summary of one VF schedule: counters (trace durations per lane and opcode), the VF cycles, and the
+analytic bounds reported next to the simulated figure (the one within 2 % names the bottleneck): each
+hardware unit's own (:meth:`toolkit.timing.vf_units.Unit.bounds`) and the dependency chain."""
 from __future__ import annotations
 
-from .vf_sched import ALU, ALU0, BAR, LD, LOOP, PRED, SFU, ST, VfTiming
+from .vf_timing import VfTiming
+from .vf_units import UNITS, Bound, OpClass, StreamStats
 
-_NONE = 10 ** 9
+ALU, ALU0, SFU, PRED = OpClass.ALU, OpClass.ALU0, OpClass.SFU, OpClass.PRED
+LD, ST, LOOP, BAR = OpClass.LOAD, OpClass.STORE, OpClass.LOOP, OpClass.MEMBAR
 
 
-def summarise(rows, core, p, detail: bool) -> VfTiming:
-    lane_events: dict[str, int] = {}
-    lane_sum: dict[str, int] = {}
-    op_count: dict[str, int] = {}
-    op_sum: dict[str, int] = {}
+def summarise(rows, issue: list[int], ready_at, p, detail: bool, units=UNITS) -> VfTiming:
+    """``issue``: each row's issue cycle; ``ready_at(i)``: when row i could issue (a load/store's trace
+    event starts there: queueing on the UB ports shows as a longer event)."""
+    count: dict[str, int] = {}                    # per opcode, in order of first appearance
+    kind: dict[str, object] = {}                  # opcode -> one of its rows (rows of an opcode cost alike)
+    waited: dict[str, int] = {}                   # opcode -> cycles its loads/stores queued
     slices = [] if detail else None
     end = 0
-    issue = core.issue
     for i, row in enumerate(rows):
+        op = row.op
+        n = count.get(op)
+        if n is None:
+            count[op] = 1
+            kind[op] = row
+        else:
+            count[op] = n + 1
         s = issue[i]
         done = s + row.dur
-        start = core.ready_at(i) if row.cls in (LD, ST) else s
-        lane_events[row.lane] = lane_events.get(row.lane, 0) + 1
-        lane_sum[row.lane] = lane_sum.get(row.lane, 0) + (done - start)
-        op_count[row.op] = op_count.get(row.op, 0) + 1
-        op_sum[row.op] = op_sum.get(row.op, 0) + (done - start)
+        if done > end:
+            end = done
+        start = s
+        if row.cls == LD or row.cls == ST:
+            start = ready_at(i)
+            if start < s:
+                waited[op] = waited.get(op, 0) + s - start
         if slices is not None:
-            slices.append((row.lane, row.op, start, done))
-        end = max(end, done)
-    n_ex = sum(1 for r in rows if r.cls in (ALU, ALU0, SFU, PRED))
-    loop_entries = sum(1 for r in rows if r.cls == LOOP)
+            slices.append((row.lane, op, start, done))
+    op_sum = {op: n * kind[op].dur + waited.get(op, 0) for op, n in count.items()}
+    lane_events: dict[str, int] = {}              # lanes in order of first appearance, as the opcodes
+    lane_sum: dict[str, int] = {}
+    for op, n in count.items():
+        lane = kind[op].lane
+        lane_events[lane] = lane_events.get(lane, 0) + n
+        lane_sum[lane] = lane_sum.get(lane, 0) + op_sum[op]
+    stats = StreamStats.of_opcodes(count, kind, len(rows))
+    n_ex = stats.n[ALU] + stats.n[ALU0] + stats.n[SFU] + stats.n[PRED]
     cycles = end + p["vf_drain_cycles"]
-    return VfTiming(cycles, end, n_ex, lane_events, lane_sum, op_count, op_sum, loop_entries,
-                    bounds(rows, p), slices, vf_time=p["vf_start_cycles"] + cycles,
-                    log_cycles=p["vf_start_cycles"] + cycles + p["vf_log_extra_cycles"])
+    return VfTiming(cycles, end, n_ex, lane_events, lane_sum, count, op_sum, stats.n[LOOP],
+                    bounds(rows, p, stats, units), slices, vf_time=p["vf_start_cycles"] + cycles,
+                    log_cycles=p["vf_start_cycles"] + cycles + p["vf_log_extra_cycles"],
+                    ub_port_cycles=(stats.span[LD], stats.span[ST]))
 
 
-def bounds(rows, p) -> dict[str, float]:
-    """Each throughput bound includes the unavoidable fill (dispatch to first issue) and drain (the
-    shortest duration of that class after its last issue), so a stream limited by one resource meets
-    its bound exactly."""
-    busy = {"ex": 0.0, "ex0": 0.0, "sfu": 0.0, "mem": 0.0, "st": 0.0, "stq": 0.0, "pred": 0.0}
-    tail = dict.fromkeys(("ex", "ex0", "sfu", "mem", "st", "stq", "pred", "any"), _NONE)
-
-    def add(key: str, amount: float, dur: int) -> None:
-        busy[key] += amount
-        tail[key] = min(tail[key], dur)
-
-    for r in rows:
-        tail["any"] = min(tail["any"], r.dur)
-        if r.cls in (ALU, ALU0):
-            add("ex", r.span, r.dur)
-            if r.cls == ALU0:
-                add("ex0", r.span, r.dur)
-        elif r.cls == SFU:
-            add("ex", 1, r.dur)
-            add("sfu", r.span, r.dur)
-        elif r.cls in (LD, ST):
-            add("mem", r.span, r.dur)
-            if r.cls == ST:
-                add("st", r.span, r.dur)
-                add("stq", r.dur, r.dur)
-        elif r.cls == PRED:
-            add("pred", r.span, r.dur)
-    d2i = p["dispatch_to_issue"]
-    edge = {k: (d2i + v - 1 if v < _NONE else 0) for k, v in tail.items()}
-    occ = {
-        "execute units": (busy["ex"] / max(p["ex_units"], 1), "ex"),
-        "single-issue unit": (busy["ex0"], "ex0"),
-        "special-function pipes": (busy["sfu"] / max(p["sfu_units"], 1), "sfu"),
-        "UB ports": (max(busy["mem"] / p["ub_slots"], busy["st"] / p["ub_write_slots"]), "mem"),
-        "store queue": (busy["stq"] / p["store_queue"], "stq"),
-        "dispatch": (len(rows) / p["dispatch_width"], "any"),
-        "mask unit": (busy["pred"] / p["pred_units"], "pred"),
-    }
-    out = {name: (v + edge[k] if v else 0.0) for name, (v, k) in occ.items()}
-    out["dependency chain"] = float(critical_path(rows, p["membar_release"]) + d2i)
-    out["loop entries"] = float(sum(r.cls == LOOP for r in rows) * p["loop_entry_cycles"])
-    return out
+def bounds(rows, p, stats: StreamStats | None = None, units=UNITS) -> dict[Bound, float]:
+    """Every unit's bounds and the dependency chain, in :class:`Bound` order."""
+    stats = stats or StreamStats(rows)
+    got: dict[Bound, float] = {Bound.DEPENDENCY_CHAIN: float(critical_path(rows, p["membar_release"])
+                                                             + p["dispatch_to_issue"])}
+    for unit in units:
+        got.update(unit.bounds(stats, p))
+    return {b: got[b] for b in Bound if b in got}
 
 
 def critical_path(rows, membar_release: int = 1) -> int:
@@ -86,14 +69,19 @@ def critical_path(rows, membar_release: int = 1) -> int:
     ready = [0] * len(rows)
     longest = stores_done = gate = 0
     for i, r in enumerate(rows):
-        start = max((ready[pi] + extra for pi, extra in r.deps), default=0)
+        start = 0
+        for pi, extra in r.deps:
+            v = ready[pi] + extra
+            if v > start:
+                start = v
         if r.cls == BAR:
             gate = max(start, stores_done + membar_release)
             start = gate
-        elif r.cls in (LD, ST):
+        elif r.cls == LD or r.cls == ST:
             start = max(start, gate)
             if r.cls == ST:
                 stores_done = max(stores_done, start + r.dur)
         ready[i] = start + r.lat
-        longest = max(longest, start + r.dur)
+        if start + r.dur > longest:
+            longest = start + r.dur
     return longest
