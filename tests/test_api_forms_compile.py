@@ -16,14 +16,19 @@ from toolkit.ascendc.api import spec
 QUALIFIED = {name: f"{ns}::{name}" for _, ns, name, _, _ in enums.ENUMS}
 FIRST = {name: f"{ns}::{name}::{enums.DECODE[eid][min(enums.DECODE[eid])].name}"
          for eid, ns, name, _, _ in enums.ENUMS} | {"pipe_t": "PIPE_V"}
-OBJECTS = {"Q&": "que", "B&": "buf"}
+OBJECTS = {"Q&": "que", "B&": "buf", "P&": "pool", "S&": "pool2"}
 #: an lvalue of each argument type (by the C++ parameter type as declared)
 VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&": "rf", "MaskReg&": "mk",
         "UnalignRegForLoad&": "ul", "UnalignRegForStore&": "us", "UnalignReg&": "uu", "const AddrReg&": "ar",
         "U*": "pf", "U*&": "pf", "__ubuf__ T*": "pf", "__gm__ T*": "gp", "uint32_t&": "u32", "uint64_t&": "u64",
         "const LocalTensor<T>&": "lt", "LocalTensor<T>&": "lt", "const LocalTensor<S>&": "lt",
         "const LocalTensor<D>&": "lh", "const LocalTensor&": "lt", "const GlobalTensor<T>&": "gt",
-        "const uint64_t*": "bits", "RoundMode": "RoundMode::CAST_RINT", "const char*": '"%d"'}
+        "const uint64_t*": "bits", "RoundMode": "RoundMode::CAST_RINT", "const char*": '"%d"',
+        "LocalTensor<S>&": "lt", "const GlobalTensor<int32_t>&": "gi", "const LocalTensor<int32_t>&": "li",
+        "GlobalTensor<int32_t>&": "gi", "LocalTensor<int32_t>&": "li", "uint16_t&": "u16",
+        "const GlobalTensor<uint64_t>&": "gu", "HardEvent": "HardEvent::V_S", "CacheMode": "CacheMode::CACHE_MODE_NORMAL",
+        "KernelMode": "KernelMode::AIV_MODE", "const std::string&": '"x.bin"', "void*": "nullptr",
+        "GM_ADDR": "nullptr"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -32,6 +37,9 @@ void probe_every_form() {
     __ubuf__ float* pf = nullptr; __gm__ float* gp = nullptr; uint32_t u32 = 0; uint64_t u64 = 0;
     uint64_t bits[2] = {0, 0}; LocalTensor<float> lt; LocalTensor<half> lh; GlobalTensor<float> gt;
     TPipe pipe; TQue<TPosition::VECIN, 1> que; TBuf<TPosition::VECCALC> buf;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> qb; TBufPool<TPosition::VECCALC> pool, pool2;
+    LocalMemAllocator<Hardware::UB> alloc; TQueSync<PIPE_S, PIPE_V> qs; uint16_t u16 = 0;
+    GlobalTensor<int32_t> gi; LocalTensor<int32_t> li; GlobalTensor<uint64_t> gu;
 """
 
 
@@ -45,6 +53,8 @@ def _arg(a: spec.Arg) -> str:
         return VARS[a.ctype]
     if a.ctype == "bool":
         return "false"
+    if a.ctype == "T":
+        return "1.0f"                # deduced with a float tensor or pointer
     return "1"                       # a scalar by value (int, S, const U&, T ...)
 
 
@@ -58,6 +68,8 @@ def _targs(f: spec.Form) -> str:
             out.append(f"{QUALIFIED.get(p.ctype, '')}::{p.default.rsplit('::', 1)[1]}" if p.default else FIRST[p.ctype])
         elif p.kind == spec.TRAIT:
             out.append("Reg::CastTrait{}")
+        elif p.kind == spec.VALUE:
+            out.append(p.default or "0")
         elif p.ctype == "class":
             out.append("float" if p.default in (None, "void") else p.default)
         else:
@@ -66,11 +78,15 @@ def _targs(f: spec.Form) -> str:
 
 
 def _call(d: spec.ApiDef, f: spec.Form) -> str | None:
-    args = ", ".join(_arg(a) for a in f.args if a.kind != spec.IGNORED)
-    if d.family.name.startswith("tools.macro"):
+    args = ", ".join("nullptr" if a.kind == spec.IGNORED else _arg(a) for a in f.args
+                     if a.kind != spec.IGNORED or a.default is None)
+    if d.family.name.endswith(".macro"):
         return None
     owner = {"resource.tpipe": "pipe", "resource.tque": "que", "resource.tbuf": "buf", "tensor.local": "lt",
-             "tensor.global": "gt"}.get(d.family.name)
+             "tensor.global": "gt", "resource.tquebind": "qb", "resource.tbufpool": "pool",
+             "resource.allocator": "alloc", "sync.tquesync": "qs"}.get(d.family.name)
+    if d.family.name == "system.limits":        # static members of a class template
+        return f"(void)NumericLimits<float>::{d.short}({args});"
     if d.short == "operator[]":
         return f"(void){owner}[{args}];"
     if d.short == "operator()":

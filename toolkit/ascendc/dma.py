@@ -18,9 +18,10 @@ import numpy as np
 from toolkit.engine.batch import BatchCore
 from toolkit.engine.lockstep import arg_key
 from toolkit.engine.runtime import current, enter, leave
-from toolkit.record.diagnostics import SOURCE_LOCATION, KernelAbort, kernel_frame
+from toolkit.record.diagnostics import SOURCE_LOCATION, WARNING, KernelAbort, kernel_frame
 from toolkit.record.events import Dma
 
+from .atomic import dma_mode, gm_combine
 from .dtypes import scalar_value
 from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write
 
@@ -238,12 +239,14 @@ def _to_gm(ctx, mv: _Move, alive: list) -> None:
             first = int(idx[first]) if idx is not None else int(mv.ub_starts[0]) + first
             missing = int((~shadow).sum())
             m.report("UNDEFINED_READ", f"{mv.api} to {g.buf.name} copies {missing} never-written "
-                     f"UB byte(s), first at {first}", address=first, size=missing)
+                     f"UB byte(s), first at {first}", address=first, size=missing, severity=WARNING)
+        mode = dma_mode(m)
+        put = gm_write if mode is None else (lambda buf, off, raw: gm_combine(buf, off, raw, mode))
         if contiguous_gm:
-            gm_write(g.buf, g.offset + int(rel[0]), data[k])
+            put(g.buf, g.offset + int(rel[0]), data[k])
         else:
             for b in range(mv.n):
-                gm_write(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
+                put(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
 
     for k, (m, g) in enumerate(alive):
         token = enter(m)

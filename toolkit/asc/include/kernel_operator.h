@@ -14,3 +14,5 @@
 #include "asc/reg.h"
 #include "asc/vf.h"
 #include "asc/capi.h"
+#include "asc/sysapi.h"
+#include "asc/debug.h"

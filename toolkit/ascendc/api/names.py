@@ -2,7 +2,7 @@
 and value types, constants, macros (written by hand in the headers named)."""
 from __future__ import annotations
 
-from toolkit.ascendc import dma, pipe, tensor
+from toolkit.ascendc import bufpool, dma, pipe, shape, sync, tensor
 from toolkit.ascendc.membase import params
 from toolkit.ascendc.regbase import types as rt
 
@@ -41,6 +41,14 @@ STRUCTS = [
               doc=f"{_MB}/比较与选择/GatherMask.md"),
 ]
 
+STRUCTS.append(StructDef(
+    "AscendC::ShapeInfo", shape.ShapeInfo,
+    (_u("shapeDim", "uint8_t", "0"), _u("originalShapeDim", "uint8_t", "0"),
+     *(Field(f"shape{k}", "uint32_t", "0", f"shape[{k}]") for k in range(shape.K_MAX_DIM)),
+     *(Field(f"originalShape{k}", "uint32_t", "0", f"originalShape[{k}]") for k in range(shape.K_MAX_DIM)),
+     Field("dataFormat", "uint8_t", "0", "dataFormat")), doc="基础API/辅助数据结构/ShapeInfo.md",
+    hand="tensor.h: the shapes are arrays (K_MAX_DIM) and the constructors take them"))
+
 _REG = "基础API/Reg矢量计算/寄存器数据类型"
 _RES = "基础API/资源管理"
 _T = "types.h"
@@ -67,6 +75,23 @@ NAMES = [
     NameDef("AscendC::TQue", "handle", "pipe.h", pipe.TQue, f"{_RES}/TQue/TQue.md"),
     NameDef("AscendC::TQueBind", "handle", "pipe.h: a TQue between two positions", None,
             f"{_RES}/TQueBind/TQueBind.md"),
+    # sys breadth (issue 18): resources, synchronisation, system
+    NameDef("AscendC::TBufPool", "handle", "pipe.h", bufpool.TBufPool, f"{_RES}/TBufPool/TBufPool构造函数.md"),
+    NameDef("AscendC::LocalMemAllocator", "handle", "pipe.h", bufpool.LocalMemAllocator,
+            f"{_RES}/LocalMemAllocator/LocalMemAllocator构造函数.md"),
+    NameDef("AscendC::TBufHandle", "alias", "pipe.h: a custom TBufPool's buffer (its index)"),
+    NameDef("EXTERN_IMPL_BUFPOOL", "macro", "pipe.h", None, f"{_RES}/自定义TBufPool/EXTERN_IMPL_BUFPOOL宏.md"),
+    NameDef("GM_ADDR", "macro", "types.h: a GM byte pointer (uint8_t*)"),
+    NameDef("AscendC::TQueSync", "handle", "sync.h", sync.TQueSync, "基础API/同步控制/核内同步/TQueSync模板参数.md"),
+    NameDef("AscendC::Mutex", "type", "sync.h: static Lock / Unlock", None, "基础API/同步控制/核内同步/Lock.md"),
+    NameDef("AscendC::MutexID", "alias", "sync.h: uint8_t"),
+    NameDef("AscendC::SyncAllConfig", "type", "sync.h", None, "基础API/同步控制/核间同步/SyncAll.md"),
+    NameDef("AscendC::DEFAULT_SYNC_ALL_CONFIG", "constant", "sync.h"),
+    NameDef("AscendC::NumericLimits", "type", "sysapi.h", None, "基础API/工具接口/NumericLimits工具类/简介.md"),
+    NameDef("AscendC::K_MAX_DIM", "constant", "tensor.h: the dimensions a ShapeInfo holds", None,
+            "基础API/辅助数据结构/ShapeInfo.md"),
+    NameDef("AscendC::TTagType", "alias", "tensor.h: int32_t, a LocalTensor's user tag", None,
+            "基础API/数据结构/LocalTensor/SetUserTag.md"),
     NameDef("AscendC::TBuf", "handle", "pipe.h", pipe.TBuf, f"{_RES}/TBuf/TBuf.md"),
     NameDef("AscendC::LocalTensor", "type", "tensor.h", tensor.LocalTensor, "基础API/数据结构/LocalTensor/LocalTensor.md"),
     NameDef("AscendC::GlobalTensor", "type", "tensor.h", tensor.GlobalTensor,

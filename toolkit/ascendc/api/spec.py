@@ -41,7 +41,8 @@ TRAIT = "trait"        #: a CastTrait value
 DEDUCED = "deduced"    #: a type the compiler deduces from an argument; not sent
 HIDDEN = "hidden"      #: accepted for source compatibility, not sent
 NOTREG = "notreg"      #: a deduced scalar type that must not be a register type (overload selection)
-SENT_TPARAMS = (TYPE, ELEM, ENUM, TRAIT)
+VALUE = "value"        #: a non-type integral parameter (``uint8_t modeId``, ``int count``): sent, an int in Python
+SENT_TPARAMS = (TYPE, ELEM, ENUM, TRAIT, VALUE)
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class Form:
     scalar_read: bool = False      #: a scalar read (counted for the VF parameters it feeds)
     const: bool = False            #: a const member function
     cpp_name: str | None = None    #: the C++ function name when it is not the API's short name (operators)
+    into: str | None = None        #: an in-place form: the LocalTensor argument the Python result is assigned to
 
     @property
     def sent_args(self) -> tuple[Arg, ...]:
@@ -142,6 +144,7 @@ class Field:
     name: str
     ctype: str
     default: str
+    expr: str | None = None        #: how the encoder reads it when the C++ member differs (``shape[0]``)
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ class StructDef(_Qualified):
     template: str | None = None    #: a template struct's type parameter (``DataCopyPadExtParams<T>``)
     aliases: tuple[str, ...] = ()  #: other C++ names of the same struct
     required: int = -1             #: positional constructor: fields without a default argument (-1: all)
+    hand: str | None = None        #: the C++ struct is written by hand there (only its encoder is generated)
 
 
 
@@ -195,6 +199,10 @@ def tenum(name: str, enum: str, default: str | None = None) -> TParam:
 
 def ttrait(name: str = "trait") -> TParam:
     return TParam(TRAIT, name, "CastTrait", "CastTrait{}")
+
+
+def tvalue(name: str, ctype: str = "int", default: str | None = None) -> TParam:
+    return TParam(VALUE, name, ctype, default)
 
 
 def tded(*names: str) -> tuple[TParam, ...]:

@@ -17,7 +17,7 @@ using i64 = long long;
 enum Tag : i64 {
     T_INT = 1, T_UINT = 2, T_FLT = 3, T_REG = 4, T_MASK = 5, T_OBJ = 6, T_UBPTR = 7, T_GMPTR = 8,
     T_LOCAL = 9, T_GLOBAL = 10, T_REF = 11, T_AREG = 12, T_STRUCT = 13, T_UBREF = 14, T_BOOL = 15,
-    T_NONE = 16, T_TTYPE = 20, T_TENUM = 21, T_TTRAIT = 22, T_U64ARR = 23, T_EARG = 24,
+    T_NONE = 16, T_TTYPE = 20, T_TENUM = 21, T_TTRAIT = 22, T_U64ARR = 23, T_EARG = 24, T_TVAL = 25,
 };
 
 // dtype codes (bridge.py: DTYPES)

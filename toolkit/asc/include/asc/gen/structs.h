@@ -91,4 +91,7 @@ inline Call& put(Call& c, const AscendC::BrcbRepeatParams& p) {
 inline Call& put(Call& c, const AscendC::GatherMaskParams& p) {
     return c.tag(T_STRUCT | ((i64)1643233201 << 8), 4).num(p.src0BlockStride).num(p.repeatTimes).num(p.src0RepeatStride).num(p.src1RepeatStride);
 }
+inline Call& put(Call& c, const AscendC::ShapeInfo& p) {
+    return c.tag(T_STRUCT | ((i64)251142781 << 8), 19).num(p.shapeDim).num(p.originalShapeDim).num(p.shape[0]).num(p.shape[1]).num(p.shape[2]).num(p.shape[3]).num(p.shape[4]).num(p.shape[5]).num(p.shape[6]).num(p.shape[7]).num(p.originalShape[0]).num(p.originalShape[1]).num(p.originalShape[2]).num(p.originalShape[3]).num(p.originalShape[4]).num(p.originalShape[5]).num(p.originalShape[6]).num(p.originalShape[7]).num(p.dataFormat);
+}
 }  // namespace __asc
