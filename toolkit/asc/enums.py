@@ -16,6 +16,7 @@ from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc import sysenums as se
 from toolkit.ascendc.atomic import AtomicDtype, AtomicOp
+from toolkit.ascendc.dma import PaddingMode
 from toolkit.ascendc.system import SpecialPurposeReg
 from toolkit.ascendc.sync import HardEvent, MemDsbT, PipeType
 
@@ -51,6 +52,7 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "EngineType", se.EngineType, "int"),
     ("AscendC", "KernelMode", se.KernelMode, "int"),
     ("AscendC", "DataFormat", se.DataFormat, "uint8_t"),
+    ("AscendC", "PaddingMode", PaddingMode, "uint8_t"),
 ]
 #: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type); the id is the stable id of the
 #: qualified name (toolkit.ascendc.api.spec.stable_id), so enums added in parallel never renumber

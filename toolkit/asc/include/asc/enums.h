@@ -60,6 +60,8 @@ namespace AscendC { enum class KernelMode : int { MIX_MODE = 0, AIC_MODE = 1, AI
 namespace __asc { template <> struct enum_id<AscendC::KernelMode> { static constexpr int value = 1182492698; }; }
 namespace AscendC { enum class DataFormat : uint8_t { ND = 0, NZ = 1, NCHW = 2, NC1HWC0 = 3, NHWC = 4 }; }
 namespace __asc { template <> struct enum_id<AscendC::DataFormat> { static constexpr int value = 531879299; }; }
+namespace AscendC { enum class PaddingMode : uint8_t { Normal = 0, Compact = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::PaddingMode> { static constexpr int value = 1076068602; }; }
 enum pipe_t : int { PIPE_MTE2 = 0, PIPE_MTE3 = 1, PIPE_V = 2, PIPE_S = 3, PIPE_ALL = 4, PIPE_M = 5, PIPE_MTE1 = 6, PIPE_FIX = 7 };
 namespace __asc { template <> struct enum_id<pipe_t> { static constexpr int value = 1299471314; }; }
 enum event_t : int { EVENT_ID0 = 0, EVENT_ID1 = 1, EVENT_ID2 = 2, EVENT_ID3 = 3, EVENT_ID4 = 4, EVENT_ID5 = 5, EVENT_ID6 = 6, EVENT_ID7 = 7 };
