@@ -2,6 +2,7 @@
 // (toolkit/ascendc/pipe.py and bufpool.py do the accounting and the queue state machine). Their API methods
 // are generated (toolkit/ascendc/api/resource.py).
 #pragma once
+#include <unordered_map>
 #include "asc/tensor.h"
 #include "asc/gen/structs.h"
 
@@ -9,7 +10,12 @@ namespace AscendC {
 
 class TPipe;
 namespace __detail {
-inline TPipe*& current_pipe() { static TPipe* p = nullptr; return p; }
+// GetTPipePtr: the TPipe constructed last on the running core (cores are told apart by their UB, which
+// toolkit/asc/program.py switches with the core: in lock-step several cores' TPipes are alive at once)
+inline TPipe*& current_pipe() {
+    static std::unordered_map<const void*, TPipe*> pipes;
+    return pipes[__asc::ub_base];
+}
 inline GM_ADDR& sys_workspace() { static GM_ADDR p = nullptr; return p; }
 // SSBuffer: 3 KB shared by the core's units (GetSsbufBaseAddr); one host buffer per program
 inline void* ssbuf() { alignas(32) static unsigned char b[3072]; return b; }
