@@ -27,9 +27,12 @@ class SpecialPurposeReg(Enum):
 
 def GetSystemCycle() -> int:
     """The system counter. The functional run has no clock (cycles come from the cycle model, after the
-    run): the value is a stand-in that grows with the work recorded so far, the number of the core's
-    events (assumed; monotonic, deterministic, equal in lock-step and serial runs)."""
-    return len(current().events)
+    run): the value is a stand-in that grows with the work recorded so far: the number of the core's
+    events plus the reads of the counter so far (assumed; strictly increasing, deterministic, equal in
+    lock-step and serial runs)."""
+    ctx = current()
+    reads = ctx.state["cycle_reads"] = ctx.state.get("cycle_reads", 0) + 1
+    return len(ctx.events) + reads
 
 
 @value_template
