@@ -104,8 +104,7 @@ int main()
 """
 
 
-ASSERT_LINE = next(k for k, text in enumerate(PROGRAM.splitlines()) if "ascendc_assert" in text)   # 1-based: the
-#                                                                  file starts after PROGRAM's leading newline
+ASSERT_LINE = next(k for k, text in enumerate(PROGRAM.splitlines(), 1) if "ascendc_assert" in text)
 
 
 @pytest.fixture(scope="module")
