@@ -349,7 +349,10 @@ def init_buf_pool(pipe: Any, pool: Any, *rest: Any) -> bool:
     return pipe.InitBufPool(pool, *rest)
 
 
-def alloc(allocator: LocalMemAllocator, *rest: Any):
+def alloc(*args: Any):
+    """LocalMemAllocator::Alloc (the bridge passes the template arguments first, then the allocator)."""
+    allocator = next(a for a in args if isinstance(a, LocalMemAllocator))
+    rest = [a for a in args if a is not allocator]
     m = _ALLOCATED.search(_source_text(1))
     allocator.pending_name = m.group(1).rstrip("_") if m else None
     return allocator.Alloc(*rest)
