@@ -28,7 +28,7 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "GlobalTensor<int32_t>&": "gi", "LocalTensor<int32_t>&": "li", "uint16_t&": "u16",
         "const GlobalTensor<uint64_t>&": "gu", "HardEvent": "HardEvent::V_S", "CacheMode": "CacheMode::CACHE_MODE_NORMAL",
         "KernelMode": "KernelMode::AIV_MODE", "const std::string&": '"x.bin"', "void*": "nullptr",
-        "GM_ADDR": "nullptr"}
+        "GM_ADDR": "nullptr", "const LayoutType&": "Layout<Shape<>, Stride<>>{}", "uint64_t*": "nullptr"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -40,6 +40,8 @@ void probe_every_form() {
     TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> qb; TBufPool<TPosition::VECCALC> pool, pool2;
     LocalMemAllocator<Hardware::UB> alloc; TQueSync<PIPE_S, PIPE_V> qs; uint16_t u16 = 0;
     GlobalTensor<int32_t> gi; LocalTensor<int32_t> li; GlobalTensor<uint64_t> gu;
+    auto lay = MakeLayout(MakeShape(3, 4), MakeStride(4, 1)); TensorTrait<float> tt; TensorDesc<float> td;
+    Layout<Shape<>, Stride<>> el;
 """
 
 
@@ -77,6 +79,20 @@ def _targs(f: spec.Form) -> str:
     return f"<{', '.join(out)}>" if out else ""
 
 
+#: the auxiliary data structures: a use of each name (types and traits have no call)
+LAYOUT_CALLS = {"MakeShape": "(void)NS::MakeShape(2, 3);", "MakeStride": "(void)NS::MakeStride(3, 1);",
+                "MakeCoord": "(void)NS::MakeCoord(1, 2);", "MakeLayout": "(void)NS::MakeLayout(el.GetShape(), el.GetStride());",
+                "Crd2Idx": "(void)NS::Crd2Idx(MakeCoord(1, 2), MakeShape(3, 4), MakeStride(4, 1));",
+                "MakeTensorTrait": "(void)NS::MakeTensorTrait<float, TPosition::VECIN>(lay);",
+                "is_layout": "static_assert(NS::is_layout<decltype(lay)>::value);",
+                "is_tensorTrait": "static_assert(NS::is_tensorTrait<TensorTrait<float>>::value);",
+                "complex32": "(void)complex32(1, 2);", "complex64": "(void)complex64(3);",
+                "Coord": "(void)NS::Coord<int, int>(1, 2);", "Shape": "(void)NS::Shape<int>(1);",
+                "Stride": "(void)NS::Stride<int>(1);", "Layout": "(void)NS::Layout<Shape<int>, Stride<int>>{};",
+                "TensorTrait": "(void)NS::TensorTrait<half>{};", "TensorDesc": "(void)NS::TensorDesc<half>{};",
+                "Complex": "(void)NS::Complex<float>{};"}
+
+
 def _call(d: spec.ApiDef, f: spec.Form) -> str | None:
     args = ", ".join("nullptr" if a.kind == spec.IGNORED else _arg(a) for a in f.args
                      if a.kind != spec.IGNORED or a.default is None)
@@ -84,7 +100,12 @@ def _call(d: spec.ApiDef, f: spec.Form) -> str | None:
         return None
     owner = {"resource.tpipe": "pipe", "resource.tque": "que", "resource.tbuf": "buf", "tensor.local": "lt",
              "tensor.global": "gt", "resource.tquebind": "qb", "resource.tbufpool": "pool",
-             "resource.allocator": "alloc", "sync.tquesync": "qs"}.get(d.family.name)
+             "resource.allocator": "alloc", "sync.tquesync": "qs", "tensor.layout": "lay", "tensor.trait": "tt",
+             "tensor.desc": "td"}.get(d.family.name)
+    if d.family.name in ("tensor.data", "tensor.global_names", "tensor.coordinate") and d.short in LAYOUT_CALLS:
+        return LAYOUT_CALLS[d.short].replace("NS", d.name.rsplit("::", 1)[0])
+    if d.family.name in ("tensor.data", "tensor.global_names", "tensor.coordinate") and d.short != "GetShapeSize":
+        return None                              # types and traits: used by the calls below
     if d.family.name == "system.limits":        # static members of a class template
         return f"(void)NumericLimits<float>::{d.short}({args});"
     if d.short == "operator[]":

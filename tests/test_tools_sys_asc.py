@@ -23,6 +23,15 @@ using namespace AscendC;
 constexpr uint32_t N = 64;
 constexpr uint32_t INFO = 40;
 
+// the Crd2Idx page's two examples: (1, 2, 3) over shape (3, 4, 5) strides (20, 5, 1) is 33; the linear
+// coordinate (11, 12) over the nested shape ((2, 4), (3, 5)) strides ((3, 6), (1, 24)) is 129
+static_assert(Crd2Idx(MakeCoord(1, 2, 3), MakeShape(3, 4, 5), MakeStride(20, 5, 1)) == 33);
+static_assert(Crd2Idx(MakeCoord(11, 12), MakeLayout(MakeShape(MakeShape(2, 4), MakeShape(3, 5)),
+                                                     MakeStride(MakeStride(3, 6), MakeStride(1, 24)))) == 129);
+static_assert(MakeLayout(MakeShape(4, 2), MakeStride(4, 1))(MakeCoord(3, 1)) == 13);
+static_assert(is_tensorTrait<TensorTrait<float, TPosition::VECIN>>::value && !is_layout<int>::value);
+static_assert(sizeof(complex32) == 4 && sizeof(complex64) == 8);
+
 __global__ __aicore__ void sys_kernel(GM_ADDR x, GM_ADDR acc, GM_ADDR y, GM_ADDR info, GM_ADDR limits,
                                       GM_ADDR syncGm)
 {

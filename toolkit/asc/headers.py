@@ -118,7 +118,7 @@ class _Scanner:
         toks, j = self.toks, i
         if toks[i].text == "using":
             if not cls and toks[i + 1].kind == IDENT and toks[i + 2].text == "=":
-                self.add(scope, toks[i + 1].text, toks[i + 1])
+                self.add(scope, toks[i + 1].text, toks[i + 1], macro=not scope)    # global aliases too
             elif not cls and toks[i + 1].text == "::":
                 self.add(scope, toks[i + 2].text, toks[i + 2])
             return _skip_statement(toks, i)

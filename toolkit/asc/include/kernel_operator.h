@@ -15,4 +15,5 @@
 #include "asc/vf.h"
 #include "asc/capi.h"
 #include "asc/sysapi.h"
+#include "asc/layout.h"
 #include "asc/debug.h"
