@@ -19,6 +19,7 @@ from toolkit.record.events import BufferInit
 from .dtypes import np_dtype, scalar_value
 from .pipe import GetTPipePtr, TPipe, TPosition, TQue, _align32, _member_name, give_slots
 from .tensor import GlobalTensor, LocalTensor
+from .tvalues import plain
 
 #: TBufPool's default bufIDSize (the page: up to 4 buffers by default, at most 16)
 DEFAULT_BUF_IDS = 4
@@ -166,8 +167,9 @@ class LocalMemAllocator:
 
     def Alloc(self, *targs_and_size: Any) -> LocalTensor:
         """``Alloc<[pos,] T, tileSize>()`` or ``Alloc<[pos,] T>(tileSize)``: ``tileSize`` elements of T."""
-        pos = next((a for a in targs_and_size if isinstance(a, TPosition)), TPosition.VECCALC)
-        rest = [a for a in targs_and_size if not isinstance(a, TPosition)]
+        args = plain(targs_and_size)
+        pos = next((a for a in args if isinstance(a, TPosition)), TPosition.VECCALC)
+        rest = [a for a in args if not isinstance(a, TPosition)]
         if len(rest) != 2:
             raise TypeError("LocalMemAllocator::Alloc takes an element type and a tile size")
         dt, n = np_dtype(rest[0]), int(scalar_value(rest[1]))

@@ -8,6 +8,13 @@ from functools import partial
 from typing import Any, Callable
 
 
+def plain(targs: tuple) -> tuple:
+    """The template arguments with each non-type value as a plain int: the bridge may hand a value over as
+    a (name, value) pair (a NamedTuple with those fields) as well as a bare int."""
+    return tuple(a.value if isinstance(a, tuple) and getattr(a, "_fields", None) == ("name", "value") else a
+                 for a in targs)
+
+
 class ValueTemplate:
     """``impl(targs: tuple, *args)`` behind ``api[targs](*args)``; ``api(*args)`` passes ``()``."""
 
@@ -19,7 +26,7 @@ class ValueTemplate:
         self.__doc__ = impl.__doc__
 
     def __getitem__(self, targs: Any) -> Callable:
-        key = targs if isinstance(targs, tuple) else (targs,)
+        key = plain(targs if isinstance(targs, tuple) else (targs,))
         bound = self.cache.get(key)
         if bound is None:
             bound = self.cache[key] = partial(self.impl, key)
