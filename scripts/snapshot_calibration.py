@@ -12,7 +12,6 @@ fitted parameter can never drift without a failing test).
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import pathlib
 import sys
@@ -20,8 +19,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from operators.simd_vf_story import calibration as cal  # noqa: E402
-from operators.simd_vf_story import fitting  # noqa: E402
+from toolkit.calibration import report, vf_fit, vf_rows  # noqa: E402
 from toolkit.machine import load_machine  # noqa: E402
 
 SNAPSHOT_DIR = ROOT / "tests" / "snapshots"
@@ -54,36 +52,33 @@ def kv_headline(machine) -> dict:
     return out
 
 
-def witnesses(ev: fitting.Evaluator, preds: list) -> dict:
+def witnesses(ev: vf_fit.Evaluator, preds: list) -> dict:
     """Per fitted (or pinned) parameter: the figure that moves most, in bands, when it is doubled."""
     base = {row_key(p): p.ours for p in preds if p.ours is not None}
     out = {}
-    for param in fitting.FITTED + fitting.PINNED:
+    for param in vf_fit.FITTED + vf_fit.PINNED:
         value = param.get(ev.base)
         moved = [(abs(p.ours - base[row_key(p)]) / band(base[row_key(p)]), p)
-                 for p in cal.predict_rows(ev.events, param.set(ev.base, doubled(value)))
+                 for p in vf_rows.predict_rows(ev.events, param.set(ev.base, doubled(value)))
                  if p.ours is not None and row_key(p) in base]
         score, p = max(moved, key=lambda m: m[0])
-        out[param.key] = {"value": value, "doubled": doubled(value), "row": row_key(p), "variant": p.variant.key,
+        out[param.key] = {"value": value, "doubled": doubled(value), "row": row_key(p), "variant": p.source.key,
                           "predicted": base[row_key(p)], "predicted_doubled": p.ours, "bands_moved": round(score, 2)}
     return out
 
 
 def main() -> int:
-    spec = importlib.util.spec_from_file_location("calibrate", ROOT / "scripts" / "calibrate.py")
-    calibrate = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(calibrate)
     machine = load_machine()
-    ev = fitting.Evaluator(cal.collect(), machine)
+    ev = vf_fit.Evaluator(vf_rows.collect(), machine)
     values = ev.values(machine)
     preds = ev.predictions(values)
-    folds = fitting.leave_one_family_out(ev, values)
+    folds = vf_fit.leave_one_family_out(ev, values)
     SNAPSHOT_DIR.mkdir(parents=True, exist_ok=True)
-    (SNAPSHOT_DIR / "calibrate.txt").write_text(calibrate.report(preds, folds) + "\n", encoding="utf-8")
+    (SNAPSHOT_DIR / "calibrate.txt").write_text(report.report(preds, folds) + "\n", encoding="utf-8")
     data = {
         "model_version": machine.version,
         "band": {"relative": REL_BAND, "cycles": ABS_BAND},
-        "summary": calibrate.vf_summary(preds, folds),
+        "summary": report.vf_summary(preds, folds),
         "rows": {row_key(p): p.ours for p in preds if p.ours is not None},
         "kv_kernel_cycles": kv_headline(machine),
         "witnesses": witnesses(ev, preds),

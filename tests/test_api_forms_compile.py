@@ -53,6 +53,12 @@ def _arg(a: spec.Arg) -> str:
         return OBJECTS[a.ctype]
     if a.ctype in VARS:
         return VARS[a.ctype]
+    if a.kind == spec.REG:
+        return "rf"                      # a register of a deduced type (S&, V&, T3& ...)
+    if a.kind in (spec.UB, spec.UBREF):
+        return "pf"                      # a UB pointer of a deduced element type (T1*, B* ...)
+    if a.kind == spec.MASK:
+        return "mk"
     if a.ctype == "bool":
         return "false"
     if a.ctype == "T":
@@ -67,7 +73,10 @@ def _targs(f: spec.Form) -> str:
     out = []
     for p in sent[:last + 1]:
         if p.kind == spec.ENUM:
-            out.append(f"{QUALIFIED.get(p.ctype, '')}::{p.default.rsplit('::', 1)[1]}" if p.default else FIRST[p.ctype])
+            ctype = p.of if p.ctype == "auto" else p.ctype
+            out.append(f"{QUALIFIED.get(ctype, '')}::{p.default.rsplit('::', 1)[1]}" if p.default else FIRST[ctype])
+        elif p.kind == spec.VALUE:
+            out.append(p.default or "0")
         elif p.kind == spec.TRAIT:
             out.append("Reg::CastTrait{}")
         elif p.kind == spec.VALUE:

@@ -26,7 +26,20 @@ NOT_OPCODES = {ITER, "ALIAS"}
 
 #: template arguments a form is only meaningful with (the dual-register forms need an interleaving dist)
 EXAMPLE_TARGS = {("AscendC::Reg::LoadAlign", 2): {"dist": "DIST_DINTLV_B32"},
-                 ("AscendC::Reg::StoreAlign", 2): {"dist": "DIST_INTLV_B32"}}
+                 ("AscendC::Reg::LoadAlign", 7): {"dist": "DIST_DINTLV_B32", "post": "POST_MODE_UPDATE"},
+                 ("AscendC::Reg::LoadAlign", 8): {"dist": "DIST_DINTLV_B32"},
+                 ("AscendC::Reg::LoadAlign", 9): {"post": "POST_MODE_UPDATE"},
+                 ("AscendC::Reg::StoreAlign", 2): {"dist": "DIST_INTLV_B32"},
+                 ("AscendC::Reg::StoreAlign", 7): {"dist": "DIST_INTLV_B32"},
+                 ("AscendC::Reg::StoreAlign", 8): {"post": "POST_MODE_UPDATE"},
+                 ("AscendC::Reg::Histograms", 0): {"mode": "BIN0", "type": "FREQUENCY"}}
+
+
+#: diagnostics a form reports when it runs alone (the AR form of StoreUnAlign needs a Squeeze first)
+EXPECTED_CODES = {("AscendC::Reg::StoreUnAlign", 3): {"SQUEEZE_STATUS_MISSING", "UNALIGN_STORE_NOT_FLUSHED"},
+                  ("AscendC::Reg::StoreUnAlign", 0): {"UNALIGN_STORE_NOT_FLUSHED"},
+                  ("AscendC::Reg::StoreUnAlign", 2): {"UNALIGN_STORE_NOT_FLUSHED"},
+                  ("AscendC::Reg::StoreUnAlign", 4): {"UNALIGN_STORE_NOT_FLUSHED"}}
 
 
 def _forms(prefix: str) -> list:
@@ -35,7 +48,7 @@ def _forms(prefix: str) -> list:
 
 
 def _enum(p: spec.TParam, given: str | None) -> Enum:
-    cls = ENUM_TYPES[p.ctype]
+    cls = ENUM_TYPES[p.of if p.ctype == "auto" else p.ctype]
     if given or p.default:
         return cls[given or p.default.rsplit("::", 1)[1]]
     return next(iter(cls))
@@ -66,7 +79,7 @@ def call(d: spec.ApiDef, k: int, args: list):
 def reg_arg(a: spec.Arg, k: int):
     """A value of the argument's kind; registers loaded from UB so that they hold defined data."""
     if a.kind == spec.REG:
-        dt = U32 if a.ctype.startswith("RI") else F32
+        dt = U32 if a.ctype.startswith("RI") or a.name.startswith("index") else F32
         r = Reg.RegTensor[dt]()
         Reg.LoadAlign[dt](r, UbPtr(4096 if dt == F32 else 4096 + 256, dt))       # index registers: zeros
         return r
@@ -102,6 +115,7 @@ def test_reg_form_runs_and_records_declared_opcodes(ctx, d, k):
     vf()
     target = api.lookup(f.via) if f.via else d
     assert set(seen) - NOT_OPCODES <= set(target.opcodes), seen
+    assert set(ctx.diag.codes()) <= EXPECTED_CODES.get((d.name, k), set()), ctx.diag.codes()
 
 
 # -- MemBase -----------------------------------------------------------------------------------------

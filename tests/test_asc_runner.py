@@ -121,10 +121,10 @@ def test_compile_error_is_bad_input_with_location(tmp_path, capsys):
 @needs_compiler
 def test_unsupported_api_is_named_not_a_page_of_errors(tmp_path, capsys):
     src = write(tmp_path, "uns.asc", '#include "kernel_operator.h"\n__simd_vf__ void F()\n{\n'
-                '    AscendC::Reg::RegTensor<float> r;\n    AscendC::Reg::Squeeze(r, r);\n}\nint main() { return 0; }\n')
+                '    AscendC::Reg::RegTensor<float> r;\n    AscendC::Reg::Bitonic(r, r);\n}\nint main() { return 0; }\n')
     code, _, err = _cli("run", str(src), capsys=capsys)
     assert code == 2
-    assert f"UNSUPPORTED_API Squeeze {src}:5" in err
+    assert f"UNSUPPORTED_API Bitonic {src}:5" in err
 
 
 @needs_compiler
@@ -133,7 +133,7 @@ def test_crash_is_one_line_with_the_last_api_call(tmp_path, capsys):
     write(tmp_path, "params.h", PARAMS)
     code, out, err = _cli("run", str(src), capsys=capsys)
     assert code == 2
-    assert "segmentation fault (SIGSEGV)" in err and "after the API call at" in err
+    assert "CRASH: segmentation fault (SIGSEGV)" in err and f"after the launch at {os.path.relpath(src)}:45" in err
     assert err.count("\n") == 1
 
 
@@ -145,6 +145,7 @@ def test_uncaught_exception_and_timeout_are_reported(tmp_path, capsys):
     code, _, err = _cli("run", str(thrower), capsys=capsys)
     assert code == 2 and "uncaught exception: boom" in err
     looper = write(tmp_path, "loop.asc", KERNEL.replace("    printf(\"n %u", "    for (volatile int k = 0;; ++k) {}\n    printf(\"n %u"))
+    build(looper)                         # --timeout bounds the build too: build it first
     t0 = time.monotonic()
     code, _, err = _cli("run", str(looper), "--timeout", "2", capsys=capsys)
     assert code == 2 and "timed out after 2 s" in err

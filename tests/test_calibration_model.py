@@ -4,7 +4,7 @@ These are the acceptance figures of the cycle model; they guard against a parame
 change that silently degrades it."""
 import pytest
 
-from operators.simd_vf_story import calibration as cal
+from toolkit.calibration import vf_rows as cal
 from toolkit.machine import load_machine
 
 

@@ -7,8 +7,8 @@ import pathlib
 
 import pytest
 
-from operators.simd_vf_story import calibration as cal
-from operators.simd_vf_story import fitting
+from toolkit.calibration import vf_fit as fitting
+from toolkit.calibration import vf_rows as cal
 from toolkit.machine import load_machine
 
 SNAP = json.loads((pathlib.Path(__file__).parent / "snapshots" / "calibrate.json").read_text())

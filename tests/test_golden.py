@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolkit.harness.golden import CompareBf16, check_abs, check_rel_sum
+from toolkit.harness.golden import CompareBf16, CompareFloat, check_abs, check_rel_sum
 
 
 def _bits(values):
@@ -136,3 +136,12 @@ def test_compare_in_chunks_equals_one_pass(values, seed, chunk):
     whole = CompareBf16("x", a, g, max_lines=5, chunk=max(g.size, 1))
     parts = CompareBf16("x", a, g, max_lines=5, chunk=chunk)
     assert parts == whole
+
+
+def test_compare_float_prints_like_the_sample():
+    golden = np.array([0.001, 0.002, 0.5, 0.25], np.float32)
+    actual = np.array([0.001, 0.0045, np.nan, 0.25], np.float32)
+    r = CompareFloat("output", actual, golden)
+    assert r.errors == 1 and r.max_diff_index == 1                # the NaN is neither an error nor the max
+    assert r.lines == ["output mismatch index 1, expected 0.002, actual 0.0045, diff 0.0025",
+                       "output precision 75%, errors 1, max diff 0.0025 at 1"]

@@ -98,7 +98,7 @@ def test_each_core_walks_the_hand_computed_tiles(run, shape):
 def test_backend_matches_golden(run, shape, backend):
     r = run(shape, backend)
     assert r.passed and list(r.launch.diagnostics) == []
-    for name, c in r.compares.items():
+    for name, c in r.checks.items():
         assert c.errors == 0 and c.max_diff <= host.TOLERANCE and c.precision == 100.0, name
         assert c.lines[-1].startswith(f"{name} precision 100.000000%, errors 0, max diff ")
 
@@ -280,7 +280,7 @@ def test_duplicate_cache_rows_across_cores_fail_the_gate(machine):
     index = np.tile(np.arange(16), 2).reshape(2, 16).astype(np.int64)
     index[1, 3] = 12                                              # tokens (1,3) and (1,12) -> row 12
     r = host.run_backend("regbase", SCATTER, scatter_case(index), machine)
-    assert all(c.passed for c in r.compares.values())
+    assert all(c.passed for c in r.checks.values())
     assert {d.code for d in r.launch.diagnostics} == {"GM_WRITE_CONFLICT"} and not r.passed
 
 
@@ -368,7 +368,7 @@ def codes(r: host.BackendRun) -> dict[str, str]:
 
 
 def errors(r: host.BackendRun) -> dict[str, int]:
-    return {n: c.errors for n, c in r.compares.items()}
+    return {n: c.errors for n, c in r.checks.items()}
 
 
 def test_forced_regbase_dv576_is_inside_the_envelope_and_passes(machine):

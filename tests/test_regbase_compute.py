@@ -298,11 +298,16 @@ def test_cast_bf16_to_fp32_after_unpack_b16(ctx, count):
     np.testing.assert_array_equal(out[count:], 0)                # ZEROING
 
 
-def test_cast_one_layout_with_b32_mask_uses_nibble_fill(ctx):
-    """[numerics] b32_mask_fill = "nibble": UpdateMask<float> also selects the odd b16 slots."""
+def test_cast_one_layout_needs_a_b16_mask(ctx):
+    """[numerics] b32_mask_fill = "lowest" (MaskReg page: only the lowest bit of an element's group is
+    valid): UpdateMask<float> sets bit 4i only, so a ONE-layout b16 -> b32 cast (mask read at the b16 source,
+    odd slots = bits 4i + 2) selects nothing; a b16 mask selects the odd slots (what the KV sample does)."""
     bits = np.random.default_rng(21).integers(0x3000, 0x4F00, 128).astype(U16)
     tr = trait(Reg.RegLayout.ONE)
     out = run(ctx, lambda r, o: Reg.Cast[float, bfloat16_t, tr](o, r[0], Reg.UpdateMask[float](uint32_t(64))),
+              [bits.view(BF16)], BF16, F32)
+    np.testing.assert_array_equal(out, 0)
+    out = run(ctx, lambda r, o: Reg.Cast[float, bfloat16_t, tr](o, r[0], Reg.CreateMask[np.uint16]()),
               [bits.view(BF16)], BF16, F32)
     np.testing.assert_array_equal(out, bf16_to_f32(bits[1::2]))
 

@@ -1,21 +1,16 @@
 """``migrate-check kv_rms_norm_rope_cache``: both backends of the sample under one host side."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolkit.cli import (
-    BadUsage,
-    check_envelope,
-    dump_json,
-    finish,
-    force_option,
-    output_options,
-)
+from toolkit.cli import check_envelope, dump_json, finish, force_option, output_options
 from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
-from toolkit.views.ub_report import compare_table, gate_lines
+
+if TYPE_CHECKING:                    # imported where used: `--help` does not load the emulator
+    from toolkit.harness.lineup import Lineup
 
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
 
@@ -41,41 +36,36 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
                trace_path, force, html_path, advise, jobs) -> int:
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
-    from toolkit.views.launch_summary import time_launches
+    from toolkit.harness.data import user_input
+    from toolkit.harness.lineup import Lineup
 
     from . import host
 
     params = host.KvParams(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon)
     backends = ["membase", "regbase"] if backend == "both" else [backend]
-    try:
+    with user_input():
         params.validate()
         for b in backends:
             check_envelope(f"{b}/full_load", host.envelope_violations(b, params), force)
         plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
         case = host.load_case(params, data_dir)
-    except host.BadInput as err:
-        raise BadUsage(str(err)) from None
     machine = load_machine()
     with _progress(params, machine, len(backends)) as line:
         runs = _run_backends(params, case, machine, backends)
         del case                             # gated: the inputs and goldens are not needed any more
         line.update(line.done, note="cycle model")
-        model, timings, cycles = time_launches({b: r.launch for b, r in runs.items()}, machine)
-    report = _report_json(params, runs, machine)
-    for b, summary in cycles.items():
-        report["backends"][b]["cycles"] = summary
+        lineup = Lineup(runs, machine)
+    report = _report_json(params, lineup)
     if advise:
         from .advise import kv_advice
-        report["advisor"] = kv_advice(params, runs, cycles, data_dir=data_dir, force=force, jobs=jobs)
+        report["advisor"] = kv_advice(params, runs, lineup.cycles, data_dir=data_dir, force=force, jobs=jobs)
     contents = {"json": dump_json(report)}
     if "html" in plan:
         from .html import kv_page
-        contents["html"] = kv_page(params, report, runs, timings, machine)
+        contents["html"] = kv_page(params, report, lineup)
     if "trace" in plan:
-        from toolkit.views.trace import kv_trace
-        contents["trace"] = dump_json(kv_trace(runs, timings, model))
-    return finish(plan, contents, lambda: _report_text(runs) + "\n\n" + _cycles_text(cycles, machine)
-                  + _advice_text(report), report["passed"])
+        contents["trace"] = dump_json(lineup.trace())
+    return finish(plan, contents, lambda: lineup.text("UB budget (bytes)") + _advice_text(report), report["passed"])
 
 
 def _run_backends(params, case: dict, machine, backends: list[str]) -> dict:
@@ -105,30 +95,12 @@ def _progress(params, machine, n_backends: int):
     return progress_line(t.totalRows * n_backends, "rows", rows, note="emulating")
 
 
-def _report_json(params, runs: dict, machine) -> dict[str, Any]:
-    from . import host
-
-    first = next(iter(runs.values()))
-    t = first.tiling
-    return {
-        "params": {**params.__dict__,
-                   "cores": params.cores if params.cores is not None else machine.aiv_cores},
-        "tiling": {"block_num": t.blockNum, "block_factor": t.blockFactor, "ub_factor": t.ubFactor},
-        "passed": all(r.passed for r in runs.values()),
-        "backends": {b: host.backend_json(r) for b, r in runs.items()},
-    }
-
-
-def _report_text(runs: dict) -> str:
-    lines: list[str] = []
-    for run in runs.values():
-        lines.append(run.header())
-        for comp in run.compares.values():
-            lines.extend(comp.lines)
-        lines.extend(gate_lines(run.launch.diagnostics, run.ub, run.passed))
-    lines.append("UB budget (bytes)")
-    lines.append(compare_table({b: r.ub for b, r in runs.items()}))
-    return "\n".join(lines)
+def _report_json(params, lineup: Lineup) -> dict[str, Any]:
+    t = next(iter(lineup.runs.values())).tiling
+    cores = params.cores if params.cores is not None else lineup.machine.aiv_cores
+    return lineup.to_json({"params": {**params.__dict__, "cores": cores},
+                           "tiling": {"block_num": t.blockNum, "block_factor": t.blockFactor,
+                                      "ub_factor": t.ubFactor}}, "backends")
 
 
 def _advice_text(report: dict) -> str:
@@ -136,12 +108,6 @@ def _advice_text(report: dict) -> str:
         return ""
     from .advise import advice_text
     return "\n\n" + advice_text(report["advisor"])
-
-
-def _cycles_text(cycles: dict, machine) -> str:
-    from toolkit.views.cycles import compare_cycles_table
-    return (f"Cycles (model {machine.name} v{machine.version}; 1 cycle = 1/{machine.clock_mhz} us)\n"
-            + compare_cycles_table(cycles))
 
 
 command = kv_command

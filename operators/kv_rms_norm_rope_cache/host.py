@@ -1,4 +1,5 @@
-"""Host side of KvRmsNormRopeCache (the sample's RunSample): data, tiling, GM, launch, CompareBf16, UB plan.
+"""Host side of KvRmsNormRopeCache (the sample's RunSample) on the operator harness (``toolkit.harness``):
+its options and envelope, its data, tiling and GM case, the CompareBf16 checks and the UB plan at any ubFactor.
 
 Both backends run under this one host side, so a difference between them can only come from the
 kernels. Inputs come from the in-process generator (byte-identical to the vendor's gen_data.py) or from
@@ -7,30 +8,31 @@ a directory laid out as gen_data writes it (``--data-dir``, e.g. files from a ha
 from __future__ import annotations
 
 import importlib
-import os
-import stat
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
 from toolkit.ascendc.pipe import TPipe
-from toolkit.engine.launch import LaunchResult, dry_run, gm_alloc, launch
+from toolkit.engine.launch import gm_alloc
 from toolkit.harness import binio
-from toolkit.harness.golden import CompareBf16, CompareResult
+from toolkit.harness.case import Case, Output
+from toolkit.harness.data import BadInput, check_data_dir
+from toolkit.harness.golden import CompareBf16
+from toolkit.harness.plan import init_plan, plan_refused
+from toolkit.harness.run import Run, run_case
 from toolkit.machine import Machine, load_machine
-from toolkit.views.ub_report import UbReport, ub_report
+from toolkit.views.ub_report import UbReport
 
 from . import gen_data
 from .tiling import BuildTiling, KvRmsNormRopeCacheTiling
 
+INPUTS = ("kv", "gamma", "cos", "sin", "index")
 OUTPUTS = ("k_cache", "v_cache", "k_out", "v_out")
 BACKENDS = {"membase": "membase/full_load", "regbase": "regbase/full_load"}
 TOLERANCE = 6e-2
-
-
-class BadInput(ValueError):
-    """A user mistake on the command line or in the data directory (exit 2, one line)."""
+GOLDEN = f"golden (CompareBf16, tolerance {TOLERANCE:g})"
+__all__ = ["BadInput", "KvParams", "BackendRun", "envelope_violations", "load_case", "make_tiling", "plan_fits",
+           "max_ub_factor", "backend_module", "run_backend"]
 
 
 @dataclass(frozen=True)
@@ -90,47 +92,7 @@ def load_case(p: KvParams, data_dir: str | None) -> dict[str, np.ndarray]:
             raise BadInput(f"cannot generate data for batch {p.batch}, num_head {p.num_head}, seq {p.seq}, "
                            f"dv {p.dv}, dk {p.dk}: {err}") from None
     check_data_dir(data_dir)
-    try:
-        return binio.load_case(data_dir, p.batch, p.num_head, p.seq, p.dv, p.dk)
-    except binio.BadInput as err:
-        raise BadInput(str(err)) from None
-
-
-def check_data_dir(data_dir: str) -> None:
-    """``--data-dir`` names a directory we may list and enter (BadInput otherwise, saying which)."""
-    if data_dir == "":
-        raise BadInput("--data-dir '': empty path")
-    try:
-        st = os.stat(data_dir)
-    except FileNotFoundError:
-        raise BadInput(f"--data-dir {data_dir}: does not exist") from None
-    except OSError as err:
-        raise BadInput(f"--data-dir {data_dir}: {(err.strerror or str(err)).lower()}") from None
-    if not stat.S_ISDIR(st.st_mode):
-        raise BadInput(f"--data-dir {data_dir}: not a directory")
-    if not os.access(data_dir, os.R_OK | os.X_OK):
-        raise BadInput(f"--data-dir {data_dir}: permission denied")
-
-
-@dataclass
-class BackendRun:
-    backend: str
-    label: str
-    tiling: KvRmsNormRopeCacheTiling
-    launch: LaunchResult
-    compares: dict[str, CompareResult]
-    ub: UbReport
-    outputs: dict[str, np.ndarray] = field(repr=False, default_factory=dict)
-
-    @property
-    def passed(self) -> bool:
-        fatal = any(d.fatal for d in self.launch.diagnostics)
-        errors = any(d.severity == "error" for d in self.launch.diagnostics)
-        return all(c.passed for c in self.compares.values()) and self.ub.fits and not fatal and not errors
-
-    def header(self) -> str:
-        t = self.tiling
-        return f"Run {self.label}, blockNum {t.blockNum}, blockFactor {t.blockFactor}, ubFactor {t.ubFactor}"
+    return binio.load_case(data_dir, p.batch, p.num_head, p.seq, p.dv, p.dk)
 
 
 def make_tiling(p: KvParams, machine: Machine, ub_factor: int | None = None) -> KvRmsNormRopeCacheTiling:
@@ -139,8 +101,10 @@ def make_tiling(p: KvParams, machine: Machine, ub_factor: int | None = None) -> 
                        p.ub_factor if ub_factor is None else ub_factor, p.epsilon)
 
 
-def plan_fits(kernel_cls: type, p: KvParams, machine: Machine, ub_factor: int) -> tuple[bool, list]:
-    """Dry-run the kernel's Init with a forced ubFactor: does its InitBuffer plan fit the budget?"""
+def plan_fits(kernel_cls: type, p: KvParams, machine: Machine, ub_factor: int,
+              max_ub: int | None = None) -> tuple[bool, UbReport]:
+    """Dry-run the kernel's Init with a forced ubFactor: does its InitBuffer plan fit the budget, and the
+    plan (``max_ub``: the largest ubFactor that fits, when known)."""
     t = make_tiling(p, machine)
     t = KvRmsNormRopeCacheTiling(**{**t.__dict__, "ubFactor": ub_factor})
     dummy = [gm_alloc(f"arg{k}", 64) for k in range(9)]
@@ -148,8 +112,8 @@ def plan_fits(kernel_cls: type, p: KvParams, machine: Machine, ub_factor: int) -
     def init() -> None:
         kernel_cls().Init(*dummy, t, TPipe())
 
-    events, diags = dry_run(init, machine)
-    return not any(d.code in ("UB_OVER_BUDGET", "TOO_MANY_BUFFERS") for d in diags), events
+    ub, diags = init_plan(init, machine, max_ub)
+    return not plan_refused(diags), ub
 
 
 def max_ub_factor(kernel_cls: type, p: KvParams, machine: Machine, limit: int = 1 << 16) -> int:
@@ -169,36 +133,45 @@ def backend_module(backend: str):
     return importlib.import_module(f"{__package__}.{backend}")
 
 
-def run_backend(backend: str, p: KvParams, case: dict[str, np.ndarray], machine: Machine | None = None) -> BackendRun:
+@dataclass
+class BackendRun(Run):
+    """One backend's run (:class:`toolkit.harness.run.Run`) and the tiling it ran with."""
+
+    tiling: KvRmsNormRopeCacheTiling | None = None
+
+    def header(self) -> str:
+        t = self.tiling
+        return f"Run {self.label}, blockNum {t.blockNum}, blockFactor {t.blockFactor}, ubFactor {t.ubFactor}"
+
+
+def kv_case(data: dict[str, np.ndarray], tiling: KvRmsNormRopeCacheTiling) -> Case:
+    """The launch of the generated (or read) data: the inputs shared, the caches updated in place, the
+    outputs filled with 0xFF (the sample's uninitialised device memory), golden = the expected outputs."""
+    def out(k: str, **how) -> Output:
+        return Output((data[f"output/{k}_golden"].size,), np.uint16, **how)
+
+    outputs = {k: out(k, init=data[f"input/{k}"]) for k in ("k_cache", "v_cache")}
+    outputs.update({k: out(k, fill=0xFF) for k in ("k_out", "v_out")})
+    return Case({k: data[f"input/{k}"] for k in INPUTS}, outputs, tiling,
+                {k: data[f"output/{k}_golden"] for k in OUTPUTS})
+
+
+def run_backend(backend: str, p: KvParams, data: dict[str, np.ndarray],
+                machine: Machine | None = None) -> BackendRun:
+    """Launch one backend on the data, CompareBf16 each output; the UB plan comes from a dry run of Init."""
     machine = machine or load_machine()
     label = BACKENDS[backend]
     module = backend_module(backend)
-    entry, kernel_cls = module.kv_rms_norm_rope_cache, module.KernelKvRmsNormRopeCache
     tiling = make_tiling(p, machine)
-    inputs = {k: gm_alloc(k, case[f"input/{k}"], share=True) for k in ("kv", "gamma", "cos", "sin", "index")}
-    gm = {
-        **inputs,                                         # copied only if a kernel writes them
-        "k_cache": gm_alloc("k_cache", case["input/k_cache"]), "v_cache": gm_alloc("v_cache", case["input/v_cache"]),
-        "k_out": gm_alloc("k_out", case["output/k_out_golden"].nbytes, fill=0xFF),
-        "v_out": gm_alloc("v_out", case["output/v_out_golden"].nbytes, fill=0xFF),
-    }
-    args = [gm[k] for k in ("kv", "gamma", "cos", "sin", "index", "k_cache", "v_cache", "k_out", "v_out")]
-    result = launch(entry, tiling.blockNum, args + [tiling], machine, name=f"kv_rms_norm_rope_cache {label}")
-    outputs = {name: gm[name].buf.as_array(np.uint16) for name in OUTPUTS}      # the launch is over: no copy
-    compares = {name: CompareBf16(name, outputs[name], case[f"output/{name}_golden"].ravel(), TOLERANCE)
-                for name in OUTPUTS}
-    # the plan comes from a dry run of Init, which records every InitBuffer even past the budget
-    # (the real run stops at the first over-budget InitBuffer, as a debug build asserts)
-    plan = plan_fits(kernel_cls, p, machine, tiling.ubFactor)[1]
-    ub = ub_report(plan, machine.ub_budget_bytes, max_ub_factor(kernel_cls, p, machine))
-    return BackendRun(backend, label, tiling, result, compares, ub, outputs)
+    case = kv_case(data, tiling)
+    cls = module.KernelKvRmsNormRopeCache
 
+    def check(outputs: dict) -> dict:
+        return {n: CompareBf16(n, outputs[n], case.golden[n].ravel(), TOLERANCE) for n in OUTPUTS}
 
-def backend_json(run: BackendRun) -> dict[str, Any]:
-    return {
-        "label": run.label,
-        "passed": run.passed,
-        "outputs": {name: c.to_json() for name, c in run.compares.items()},
-        "ub": run.ub.to_json(),
-        "diagnostics": [d.to_json() for d in run.launch.diagnostics],
-    }
+    def ub() -> UbReport:
+        return plan_fits(cls, p, machine, tiling.ubFactor, max_ub_factor(cls, p, machine))[1]
+
+    return run_case(module.kv_rms_norm_rope_cache, tiling.blockNum, case, check, variant=backend, label=label,
+                    ub=ub, machine=machine, name=f"kv_rms_norm_rope_cache {label}", record=BackendRun,
+                    tiling=tiling)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from toolkit.views import html_report as H
 from toolkit.views.timeline import slowest_core_timeline
-from toolkit.views.ub_report import ub_report
 
 from . import host
 
@@ -16,23 +15,8 @@ def _largest(params: host.KvParams, runs: dict, machine) -> dict[str, tuple[int,
         top = run.ub.max_ub_factor
         if top:
             cls = host.backend_module(b).KernelKvRmsNormRopeCache
-            out[b] = (top, ub_report(host.plan_fits(cls, params, machine, top)[1], machine.ub_budget_bytes).total_bytes)
+            out[b] = (top, host.plan_fits(cls, params, machine, top)[1].total_bytes)
     return out
-
-
-def _gates(backends: dict) -> list[tuple[str, bool, str]]:
-    gates = []
-    for b, r in backends.items():
-        bad = [n for n, o in r["outputs"].items() if o["errors"]]
-        gates.append((f"{b}: golden (CompareBf16, tolerance {host.TOLERANCE:g})", not bad,
-                      f"mismatches in {', '.join(bad)}" if bad else f"all {len(r['outputs'])} outputs within tolerance"))
-        ub = r["ub"]
-        gates.append((f"{b}: UB budget", ub["fits"], f"{ub['total_bytes']} B of {ub['budget_bytes']} B "
-                                                    f"({ub['percent_used']:.1f}%)"))
-        errors = [d for d in r["diagnostics"] if d["severity"] == "error" or d.get("fatal")]
-        gates.append((f"{b}: kernel diagnostics", not errors,
-                      f"{len(errors)} error(s), {len(r['diagnostics']) - len(errors)} warning(s)"))
-    return gates
 
 
 def _speed(backends: dict) -> str:
@@ -43,15 +27,17 @@ def _speed(backends: dict) -> str:
     return "kernel cycles (slowest core): " + text
 
 
-def kv_page(params: host.KvParams, report: dict, runs: dict, timings: dict, machine) -> str:
-    backends = report["backends"]
+def kv_page(params: host.KvParams, report: dict, lineup) -> str:
+    backends, runs, machine = report["backends"], lineup.runs, lineup.machine
     outputs = [[b, n, o["errors"], H.max_diff_text(o["max_diff"]), f"{o['precision']:.6f}%"]
                for b, r in backends.items() for n, o in r["outputs"].items()]
     advisor = [a["line"] for a in (report.get("advisor") or {}).values()]
-    timelines = {b: (slowest_core_timeline(t) if not runs[b].launch.aborted else None) for b, t in timings.items()}
+    timelines = {b: (slowest_core_timeline(t) if not runs[b].launch.aborted else None)
+                 for b, t in lineup.timings.items()}
     t = report["tiling"]
+    gates = [row for run in runs.values() for row in run.gate_rows(host.GOLDEN)]
     sections = [
-        H.verdict_section(_gates(backends), outputs, advisor,
+        H.verdict_section(gates, outputs, advisor,
                           ("backend", "output", "errors", "max diff", "precision"), [_speed(backends)]),
         H.ub_section({b: r["ub"] for b, r in backends.items()}, _largest(params, runs, machine)),
         H.timeline_section(timelines),

@@ -23,7 +23,6 @@ from toolkit.cli import force_option
 from toolkit.cli.sweep_command import SweepRun, combinations, parse_axis, sweep_options
 from toolkit.machine import load_machine
 from toolkit.sweep.rows import OK, REFUSED, make_row, status_of
-from toolkit.views.ub_report import ub_report
 
 if TYPE_CHECKING:                    # imported where used: `sweep --help` does not load the emulator
     from . import host
@@ -109,8 +108,7 @@ def run_point(point: dict) -> dict:
         return make_row(backend, point["params"], REFUSED, f"outside the sample's envelope: {issues[0]}")
     machine = _machine()
     tiling = host.make_tiling(p, machine)
-    fits, plan = host.plan_fits(_kernel_cls(backend), p, machine, tiling.ubFactor)
-    ub = ub_report(plan, machine.ub_budget_bytes, _max_ub(backend, p))
+    fits, ub = host.plan_fits(_kernel_cls(backend), p, machine, tiling.ubFactor, _max_ub(backend, p))
     extra = {"ub_factor_used": tiling.ubFactor, "block_factor": tiling.blockFactor,
              "max_ub_factor": ub.max_ub_factor}
     if not fits:
@@ -125,22 +123,10 @@ def run_point(point: dict) -> dict:
 def run_row(backend: str, params: dict, run: host.BackendRun, cycles: dict) -> dict[str, Any]:
     """The row of a finished run and its cycle summary (also the advisor's base row in the KV report)."""
     status = status_of(run.ub.fits, run.passed)
-    return make_row(backend, params, status, None if status == OK else _reason(run), ub=run.ub.to_json(),
-                    cycles=cycles, ub_factor_used=run.tiling.ubFactor, block_factor=run.tiling.blockFactor,
-                    max_ub_factor=run.ub.max_ub_factor,
-                    errors={n: c.errors for n, c in run.compares.items()})
-
-
-def _reason(run: host.BackendRun) -> str:
-    if not run.ub.fits:
-        return f"UB plan {run.ub.total_bytes} B over the budget {run.ub.budget_bytes} B"
-    bad = [f"{n} {c.errors} errors (max diff {c.max_diff:g})" for n, c in run.compares.items() if not c.passed]
-    if bad:
-        return "golden FAIL: " + ", ".join(bad)
-    diags = [d for d in run.launch.diagnostics if d.severity == "error" or d.fatal]
-    if diags:
-        return f"error diagnostic {diags[0].code} at {diags[0].location()}"
-    return "a gate failed"
+    return make_row(backend, params, status, None if status == OK else run.failure(),
+                    ub=run.ub.to_json(), cycles=cycles, ub_factor_used=run.tiling.ubFactor,
+                    block_factor=run.tiling.blockFactor, max_ub_factor=run.ub.max_ub_factor,
+                    errors={n: c.errors for n, c in run.checks.items()})
 
 
 def make_points(axes: dict[str, list], backends: list[str], force: bool) -> list[dict]:

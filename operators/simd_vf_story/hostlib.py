@@ -1,31 +1,25 @@
-"""Host side shared by every simd_vf_story family: build GM buffers, launch on one core, check.
+"""Host side shared by every simd_vf_story family: the family-host contract and the run on one core.
 
-A family host (``broadcast/host.py`` ...) provides ``case()`` (inputs, output shapes, tiling) and
-``check(got, inputs)`` (independent numpy reference and the spec's tolerance). ``run_kernel`` launches
-a kernel entry ``kernel(*input_gm, *output_gm, tiling)`` with ``toolkit.engine.launch.launch`` on one core and
+A family host (``broadcast/host.py`` ...) provides ``case()`` (a :class:`toolkit.harness.case.Case`:
+fp32 inputs, output shapes, tiling) and ``check(got, inputs)`` (independent numpy reference and the
+spec's tolerance, a :class:`Check`). ``run_kernel`` launches a kernel entry
+``kernel(*input_gm, *output_gm, tiling)`` on one core through the harness (``toolkit.harness.run``) and
 returns a :class:`VariantResult`.
 """
 from __future__ import annotations
 
 import importlib
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from dataclasses import dataclass
+from typing import Callable, Protocol
 
 import numpy as np
 
-from toolkit.engine.launch import LaunchResult, gm_alloc, launch
+from toolkit.harness.case import Case
 from toolkit.harness.golden import check_abs, check_rel_sum
-from toolkit.record.diagnostics import Diagnostics
+from toolkit.harness.run import Run, run_case
 
-
-@dataclass
-class Case:
-    """Inputs (GM buffers in kernel-argument order), output shapes (fp32) and the tiling argument."""
-
-    inputs: dict[str, np.ndarray]
-    outputs: dict[str, tuple[int, ...]]
-    tiling: Any
+__all__ = ["Case", "Check", "FamilyHost", "VariantResult", "abs_check", "rel_check", "run_kernel", "run_module"]
 
 
 @dataclass
@@ -33,6 +27,10 @@ class Check:
     passed: bool
     max_error: float
     rule: str
+
+    def describe(self, name: str) -> str:
+        """One line for a failed gate: ``NAME max error E (RULE)``."""
+        return f"{name} max error {self.max_error:g} ({self.rule})"
 
 
 class FamilyHost(Protocol):
@@ -42,17 +40,18 @@ class FamilyHost(Protocol):
 
 
 @dataclass
-class VariantResult:
-    """One variant run: host check, worst error, the core's events and the run's diagnostics."""
+class VariantResult(Run):
+    """One variant run (:class:`toolkit.harness.run.Run` with the family's host check as ``check``); passed:
+    host check passed, no error diagnostic (so no core aborted); no UB gate (the samples' plans are
+    fixed)."""
 
-    name: str
-    passed: bool            # host check passed, no core aborted, no error diagnostic
-    check: Check
-    events: list
-    diagnostics: Diagnostics
-    launch: LaunchResult
-    outputs: dict[str, np.ndarray] = field(default_factory=dict)
-    seconds: float = 0.0
+    @property
+    def name(self) -> str:
+        return self.variant
+
+    @property
+    def check(self) -> Check:
+        return self.checks["host"]
 
     @property
     def max_error(self) -> float:
@@ -74,18 +73,15 @@ def rel_check(got: np.ndarray, ref: np.ndarray, rtol: float) -> Check:
 
 
 def run_kernel(kernel: Callable[..., None], host: FamilyHost, name: str | None = None) -> VariantResult:
-    """Launch ``kernel`` on one core with the family's inputs and check the outputs."""
+    """Launch ``kernel`` on one core with the family's inputs (as fp32) and check the outputs."""
     t0 = time.perf_counter()
     case = host.case()
-    gm_in = [gm_alloc(k, np.ascontiguousarray(v, dtype=np.float32)) for k, v in case.inputs.items()]
-    gm_out = [gm_alloc(k, int(np.prod(shape)) * 4) for k, shape in case.outputs.items()]
-    res = launch(kernel, 1, [*gm_in, *gm_out, case.tiling], name=name)
-    got = {k: p.buf.as_array(np.float32).reshape(shape).copy()
-           for (k, shape), p in zip(case.outputs.items(), gm_out)}
-    check = host.check(got, case.inputs)
-    passed = check.passed and not res.aborted and not res.diagnostics.errors()
-    return VariantResult(name or res.kernel, passed, check, res.cores[0].events, res.diagnostics, res,
-                         got, time.perf_counter() - t0)
+    case.inputs = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in case.inputs.items()}
+    name = name or getattr(kernel, "__name__", "kernel")
+    run = run_case(kernel, 1, case, lambda got: {"host": host.check(got, case.inputs)}, variant=name, name=name,
+                   record=VariantResult)
+    run.seconds = time.perf_counter() - t0
+    return run
 
 
 def run_module(module_name: str, name: str | None = None) -> VariantResult:

@@ -5,13 +5,12 @@ vendor simulator's, the UB plans and core-0 pipe timelines of each family's vari
 VF table and the diagnostics."""
 from __future__ import annotations
 
+from toolkit.calibration.vf_rows import PUSHQ
 from toolkit.machine import load_machine
 from toolkit.views import charts
 from toolkit.views import html_report as H
 from toolkit.views.timeline import core_timeline
 from toolkit.views.ub_report import ub_report
-
-from .calibration import PUSHQ
 
 
 def _vendor_pushq(k: dict) -> tuple[float | None, float | None]:

@@ -14,7 +14,6 @@ class Variant:
     key: str            # "family/file name", e.g. "reduce/reduce_sum_ar_binary"
     group: str          # calibration.csv ``kernel`` column
     cal_variant: str    # calibration.csv ``variant`` column
-    package: str = PACKAGE   # the package the ``family/`` folder lives in
 
     @property
     def family(self) -> str:
@@ -26,7 +25,7 @@ class Variant:
 
     @property
     def module(self) -> str:
-        return f"{self.package}.{self.key.replace('/', '.')}"
+        return f"{PACKAGE}.{self.key.replace('/', '.')}"
 
 
 _ROWS = [
@@ -61,7 +60,7 @@ _ROWS = [
 
 #: how the vendor measured each family: "run" = sums over the VF launches (broadcast), "vf" = one VF
 #: instance of the VF_REPEAT loop (the steady state the elemwise and reduce tables report)
-MEASUREMENT_SCOPE = {"broadcast": "run", "elemwise": "vf", "reduce": "vf", "vf_micro": "vf"}
+MEASUREMENT_SCOPE = {"broadcast": "run", "elemwise": "vf", "reduce": "vf"}
 
 VARIANTS: dict[str, Variant] = {key: Variant(key, group, cal) for key, group, cal in _ROWS}
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(v.family for v in VARIANTS.values()))

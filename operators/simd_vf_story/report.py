@@ -3,8 +3,8 @@
 ``run_selector("simd_vf_story" | "simd_vf_story/<family>" | "simd_vf_story/<family>/<variant>")``
 returns a :class:`StoryReport` (``passed``, ``to_json()``, ``to_text()``).
 
-Which vendor metric is compared with which of our counters is the table :data:`METRICS` (plus every
-``RV_*`` opcode, per VF instance). The text view is built from :class:`Column` objects: a later
+Which vendor metric is compared with which of our counters, and how, is toolkit.calibration's
+(``counter_rows``, ``vf_rows.vs_vendor``). The text view is built from :class:`Column` objects: a later
 model (cycles) appends columns to :data:`EXTRA_COLUMNS` and puts its numbers in ``KernelReport.extra``.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from toolkit.calibration.vendor_rows import rows_for
+from toolkit.calibration.counter_rows import Comparison, compare, measured_figures
 from toolkit.machine import load_machine
 from toolkit.views.counters import run_counters, vf_counters, vf_events
 
@@ -22,14 +22,6 @@ from .registry import FAMILIES, MEASUREMENT_SCOPE, VARIANTS, Variant, family_var
 
 ROOT = "simd_vf_story"
 
-#: calibration metric -> (scope, our counter key, relative tolerance; 0 = exact). ``RV_*`` metrics are
-#: per-VF opcode counts (the first number of their ``count/sum_cycles`` cell), compared exactly.
-METRICS: dict[str, tuple[str, str, float]] = {
-    "vf_count": ("total", "vf_count", 0.0),
-    "rveclp_sum_cycles": ("total", "loop_entries", 0.0),     # one RVECLP cycle per loop entry
-    "rvecex_events": ("per_vf", "rvecex_events", 0.01),
-}
-
 #: scope of the instruction-count columns of the text view, per family (the vendor's tables give
 #: per-VF figures for the VF_REPEAT families and run totals for broadcast)
 FAMILY_SCOPE = {fam: ("total" if scope == "run" else "per_vf") for fam, scope in MEASUREMENT_SCOPE.items()}
@@ -37,47 +29,6 @@ FAMILY_SCOPE = {fam: ("total" if scope == "run" else "per_vf") for fam, scope in
 
 class SelectorError(ValueError):
     """A selector that names no simd_vf_story kernel (one-line message with the valid choices)."""
-
-
-def metric_target(metric: str) -> tuple[str, str, float] | None:
-    if metric in METRICS:
-        return METRICS[metric]
-    if metric.startswith("RV_"):
-        return ("per_vf", metric, 0.0)
-    return None
-
-
-def _number(text: str) -> float | int | None:
-    try:
-        v = float(text)
-    except ValueError:
-        return None
-    return int(v) if v.is_integer() else v
-
-
-@dataclass
-class Comparison:
-    metric: str
-    scope: str
-    key: str
-    ours: float
-    vendor: float
-    rel_tol: float
-
-    @property
-    def ok(self) -> bool:
-        if self.rel_tol == 0:
-            return self.ours == self.vendor
-        return abs(self.ours - self.vendor) <= self.rel_tol * abs(self.vendor)
-
-    @property
-    def error_pct(self) -> float:
-        return 100.0 * (self.ours - self.vendor) / self.vendor if self.vendor else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"metric": self.metric, "scope": self.scope, "counter": self.key, "ours": self.ours,
-                "vendor": self.vendor, "rule": "exact" if self.rel_tol == 0 else f"within {self.rel_tol:.0%}",
-                "error_pct": round(self.error_pct, 3), "ok": self.ok}
 
 
 @dataclass
@@ -101,13 +52,7 @@ class KernelReport:
         return self.per_vf if scope == "per_vf" else self.total
 
     def comparisons(self) -> list[Comparison]:
-        out = []
-        for metric, vendor in self.measured.items():
-            target = metric_target(metric)
-            if target is not None:
-                scope, key, tol = target
-                out.append(Comparison(metric, scope, key, self.counters(scope).get(key, 0), vendor, tol))
-        return out
+        return compare(self.measured, self.counters)
 
     def vendor_for(self, scope: str, key: str) -> Comparison | None:
         for c in self.comparisons():
@@ -137,15 +82,7 @@ def build_kernel_report(variant: Variant, result: VariantResult) -> KernelReport
     per_vf.pop("RV_VLOOP", None)         # loop entries already counted as loop_entries
     total = run_counters(result.events, machine)
     total.pop("RV_VLOOP", None)
-    measured: dict[str, float | int] = {}
-    sums: dict[str, float | int] = {}
-    for row in rows_for(variant.group, variant.cal_variant):
-        parts = [_number(p) for p in row.value.split("/")]
-        if parts[0] is None:
-            continue
-        measured[row.metric] = parts[0]
-        if len(parts) > 1 and parts[1] is not None:
-            sums[row.metric] = parts[1]
+    measured, sums = measured_figures(variant.group, variant.cal_variant)
     return KernelReport(variant, result, vfs[0].name if vfs else None, per_vf, total, measured, sums)
 
 

@@ -5,10 +5,10 @@ Adds to every KernelReport ``extra["cycles"]`` (run and per-VF cannsim-named met
 """
 from __future__ import annotations
 
+from toolkit.calibration.cannsim import run_metrics, vf_metrics
+from toolkit.calibration.vf_rows import PUSHQ, vs_vendor
 from toolkit.timing.model import TimingModel
-from toolkit.views.cannsim import predict, run_metrics, vf_metrics
 
-from .calibration import PUSHQ
 from .registry import MEASUREMENT_SCOPE
 from .report import EXTRA_COLUMNS, Column, KernelReport
 
@@ -30,20 +30,7 @@ def add_cycles(k: KernelReport, model: TimingModel) -> None:
         k.total[key] = run[key]
     k.total["pushq_vf_cycles"] = run["pushq_vf_sum_cycles"]
     scope = MEASUREMENT_SCOPE.get(k.variant.family, "vf")
-    compared = {}
-    for metric, measured in k.measured.items():
-        if metric.startswith("RV_"):
-            ours = predict(metric, run, vf, scope)[1]
-            measured = k.measured_sum_cycles.get(metric)
-            metric = f"{metric}:sum_cycles"
-        elif metric.endswith("cycles") and metric != "rveclp_sum_cycles":
-            ours = predict(metric, run, vf, scope)[0]
-        else:
-            continue
-        if ours is None or measured is None:
-            continue
-        compared[metric] = {"ours": ours, "vendor": measured,
-                            "error_pct": round(100.0 * (ours - measured) / measured, 2) if measured else None}
+    compared = vs_vendor(k.measured, k.measured_sum_cycles, run, vf, scope)
     k.extra["cycles"] = {"scope": scope, "run": run, "per_vf": vf, "vs_vendor": compared}
 
 

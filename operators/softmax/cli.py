@@ -13,7 +13,6 @@ from toolkit.cli import (
 )
 from toolkit.console.outputs import OutputPlan
 from toolkit.machine import load_machine
-from toolkit.views.ub_report import compare_table, gate_lines
 
 from .sample_shape import SINGLE_CORE_M, TOTAL_M, TOTAL_N
 
@@ -31,34 +30,30 @@ from .sample_shape import SINGLE_CORE_M, TOTAL_M, TOTAL_N
 def softmax_command(ctx: click.Context, total_m, total_n, single_core_m, seed, data_dir, json_path, trace_path,
                     force) -> int:
     """Softmax 0_membase / 3_multi_row / 7_merged_vf_direct: sample gate, float64 check, UB, cycles, task time."""
-    from toolkit.views.launch_summary import time_launches
+    from toolkit.harness.data import user_input
+    from toolkit.harness.lineup import Lineup
 
     from . import host
     from .common import SoftmaxShape
 
     variants = _select(ctx.meta.get("selector", "softmax"), host.VARIANTS)
     shape = SoftmaxShape(total_m, total_n, single_core_m, total_n, 2 * total_n)
-    try:
+    with user_input():
         if min(total_m, total_n, single_core_m) <= 0 or seed < 0:
             raise host.BadInput("--total-m, --total-n, --single-core-m must be positive and --seed >= 0")
         check_envelope("shape", host.envelope_violations(shape), force)
         plan = OutputPlan({"json": json_path, "trace": trace_path})
         x, golden = host.read_case(data_dir, shape) if data_dir else host.gen_data(shape, seed)
-    except host.BadInput as err:
-        raise BadUsage(str(err)) from None
     machine = load_machine()
-    runs = {v: host.run_variant(v, x, golden, shape, machine) for v in variants}
-    model, timings, cycles = time_launches({v: r.launch for v, r in runs.items()}, machine)
-    report = {"params": {"total_m": total_m, "total_n": total_n, "single_core_m": single_core_m, "seed": seed,
-                         "blocks": shape.blocks, "data_dir": data_dir},
-              "passed": all(r.passed for r in runs.values()),
-              "variants": {v: {**host.variant_json(r), "cycles": cycles[v]} for v, r in runs.items()}}
+    lineup = Lineup({v: host.run_variant(v, x, golden, shape, machine) for v in variants}, machine)
+    report = lineup.to_json({"params": {"total_m": total_m, "total_n": total_n, "single_core_m": single_core_m,
+                                        "seed": seed, "blocks": shape.blocks, "data_dir": data_dir}}, "variants")
     contents = {"json": dump_json(report)}
     if "trace" in plan:
         from toolkit.views.trace import launch_trace, merge_traces
-        contents["trace"] = dump_json(merge_traces([launch_trace(v, timings[v], model, k * 1000)
-                                                    for k, v in enumerate(runs)]))
-    return finish(plan, contents, lambda: _text(runs, cycles, machine), report["passed"])
+        contents["trace"] = dump_json(merge_traces([launch_trace(v, lineup.timings[v], lineup.model, k * 1000)
+                                                    for k, v in enumerate(lineup.runs)]))
+    return finish(plan, contents, lambda: lineup.text("UB plan (bytes)", cite_clock=True), report["passed"])
 
 
 def _select(selector: str, variants: dict) -> list[str]:
@@ -71,27 +66,6 @@ def _select(selector: str, variants: dict) -> list[str]:
     if len(parts) > 2 or not hits:
         raise BadUsage(f"unknown softmax variant {'/'.join(parts[1:])!r} (known: {', '.join(variants)})")
     return hits
-
-
-def _text(runs: dict, cycles: dict, machine) -> str:
-    from toolkit.views.cycles import compare_cycles_table
-
-    lines: list[str] = []
-    for v, run in runs.items():
-        lines.append(f"Run {v}, blocks {run.shape.blocks}, tileLen {run.shape.tileLen}")
-        lines.extend(run.compare.lines)
-        lines.append(run.verdict())
-        c = run.check64
-        lines.append(f"float64 softmax: max abs error {c.worst_error:.3g} at {c.worst_index}, {c.failures} over "
-                     f"1e-3")
-        lines.extend(gate_lines(run.launch.diagnostics, run.ub, run.passed))
-    lines.append("UB plan (bytes)")
-    lines.append(compare_table({v: r.ub for v, r in runs.items()}))
-    lines.append("")
-    src = machine.sources["core"]["clock_mhz"]
-    lines.append(f"Cycles (model {machine.name} v{machine.version}; 1 cycle = 1/{machine.clock_mhz} us: {src})")
-    lines.append(compare_cycles_table(cycles))
-    return "\n".join(lines)
 
 
 command = softmax_command

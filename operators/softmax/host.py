@@ -1,4 +1,5 @@
-"""Host side of the softmax story (the sample's ``RunSample``): data, launch, CompareFloat, UB plan.
+"""Host side of the softmax story (the sample's ``RunSample``) on the operator harness (``toolkit.harness``):
+the variant table, data, envelope, the checks, the UB plan and what the report says of each variant.
 
 All variants run under this one host side on the sample's data (``scripts/gen_data.py``: the legacy
 numpy generator, ``np.random.seed(42)``, ``uniform(-3, 3)`` in float64 cast to float32) and are judged
@@ -8,23 +9,21 @@ softmax of the same input with the same tolerance.
 from __future__ import annotations
 
 import importlib
-import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from toolkit.ascendc.tensor import LocalTensor
-from toolkit.engine.launch import LaunchResult, dry_run, gm_alloc, launch
+from toolkit.engine.launch import gm_alloc
 from toolkit.harness import binio
-from toolkit.harness.golden import (
-    MAX_MISMATCH_LINES,
-    CheckResult,
-    CompareResult,
-    check_abs,
-)
+from toolkit.harness.case import Case
+from toolkit.harness.data import BadInput
+from toolkit.harness.golden import CheckResult, CompareFloat, CompareResult, check_abs
+from toolkit.harness.plan import init_plan
+from toolkit.harness.run import Run, run_case
 from toolkit.machine import Machine, load_machine
-from toolkit.views.ub_report import UbReport, ub_report
+from toolkit.views.ub_report import UbReport
 
 from .common import COMPARE_TOL, TILE_LEN, SoftmaxShape, make_entry
 
@@ -35,10 +34,6 @@ VARIANTS = {
     "7_merged_vf_direct": ("merged_vf_direct", "KernelSoftmaxMergedVfDirect", 2),
 }
 SEED = 42
-
-
-#: a user mistake on the command line or in the data directory (exit 2, one line): the data files' own error
-BadInput = binio.BadInput
 
 
 def gen_data(shape: SoftmaxShape = SoftmaxShape(), seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
@@ -61,38 +56,9 @@ def read_case(directory: str, shape: SoftmaxShape) -> tuple[np.ndarray, np.ndarr
     """The sample's input and golden files from ``directory`` (e.g. a hardware run's), read as every
     ``--data-dir`` file is (``toolkit.harness.binio.read_bin``: a missing, unreadable, non-regular or wrong-size
     file is BadInput naming it; a FIFO is never waited on)."""
-    n = shape.totalM * shape.totalN
-    x, golden = (binio.read_bin(os.path.join(directory, rel), np.float32, n).reshape(shape.totalM, shape.totalN)
-                 for rel in ("input/input_x.bin", "output/golden.bin"))
-    return x, golden
-
-
-def _g(v: float) -> str:
-    """iostream default formatting of a float (6 significant digits, as ``%g``)."""
-    return f"{float(v):g}"
-
-
-def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = COMPARE_TOL) -> CompareResult:
-    """``diff = |actual - golden|`` in float; ``diff > tol`` is an error; a strictly larger diff moves
-    the max (first occurrence wins); NaN diffs fail both comparisons (neither error nor max). Numbers in iostream
-    default formatting; the result is a :class:`toolkit.harness.golden.CompareResult`, as ``CompareBf16``'s."""
-    a = np.asarray(actual, np.float32).ravel()
-    g = np.asarray(golden, np.float32).ravel()
-    n = g.size
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(a[:n] - g)
-        bad = np.flatnonzero(diff > np.float32(tol))
-        finite = np.where(np.isnan(diff), np.float32(-1), diff)
-    idx = int(np.argmax(finite)) if n else 0
-    max_diff = float(max(finite[idx], 0.0)) if n else 0.0
-    idx = idx if max_diff > 0 else 0
-    errors = int(bad.size)
-    precision = float(np.float32((n - errors) / n * 100)) if n else 100.0
-    lines = [f"{name} mismatch index {i}, expected {_g(g[i])}, actual {_g(a[i])}, diff {_g(diff[i])}"
-             for i in bad[:MAX_MISMATCH_LINES]]
-    lines.append(f"{name} precision {_g(precision)}%, errors {errors}, max diff {_g(max_diff)} at {idx}")
-    return CompareResult(name=name, n=n, errors=errors, max_diff=max_diff, max_diff_index=idx, precision=precision,
-                         lines=lines, passed=errors == 0)
+    xy = (np.float32, (shape.totalM, shape.totalN))
+    files = binio.read_files(directory, {"input/input_x": xy, "output/golden": xy})
+    return files["input/input_x"], files["output/golden"]
 
 
 def variant_module(variant: str):
@@ -134,8 +100,7 @@ def ub_plan(variant: str, shape: SoftmaxShape, machine: Machine) -> UbReport:
         op.PrepareTensors()
         holder["op"] = op
 
-    events, _ = dry_run(init, machine)
-    rep = ub_report(events, machine.ub_budget_bytes)
+    rep, _ = init_plan(init, machine)
     if rep.buffers:
         return rep
     op = holder["op"]
@@ -145,53 +110,60 @@ def ub_plan(variant: str, shape: SoftmaxShape, machine: Machine) -> UbReport:
 
 
 @dataclass
-class VariantRun:
-    variant: str
-    step: int
-    shape: SoftmaxShape
-    launch: LaunchResult
-    compare: CompareResult
-    check64: CheckResult
-    ub: UbReport
-    output: np.ndarray = field(repr=False, default=None)
+class VariantRun(Run):
+    """One variant's run (:class:`toolkit.harness.run.Run`): checks ``output`` (the sample's CompareFloat)
+    and ``float64`` (the float64 softmax of the input, same tolerance)."""
+
+    step: int = 0
+    shape: SoftmaxShape | None = None
 
     @property
-    def passed(self) -> bool:
-        diags = self.launch.diagnostics
-        return (self.compare.passed and self.check64.passed and self.ub.fits and not self.launch.aborted
-                and not any(d.severity == "error" for d in diags))
+    def compare(self) -> CompareResult:
+        return self.checks["output"]
+
+    @property
+    def check64(self) -> CheckResult:
+        return self.checks["float64"]
+
+    @property
+    def output(self) -> np.ndarray:
+        return self.outputs["y"]
 
     def verdict(self) -> str:
         return f"[{self.variant}] step {self.step} {'PASSED' if self.compare.passed else 'FAILED'}"
+
+    def header(self) -> str:
+        return f"Run {self.variant}, blocks {self.shape.blocks}, tileLen {self.shape.tileLen}"
+
+    def text_lines(self) -> list[str]:
+        c = self.check64
+        return [self.header(), *self.compare.lines, self.verdict(),
+                f"float64 softmax: max abs error {c.worst_error:.3g} at {c.worst_index}, {c.failures} over 1e-3",
+                *self.gate_lines()]
+
+    def json_head(self) -> dict[str, Any]:
+        return {"step": self.step}
+
+    def json_checks(self) -> dict[str, Any]:
+        c = self.check64
+        return {"tile_len": self.shape.tileLen, "compare": self.compare.to_json(),
+                "float64_check": {"tolerance": COMPARE_TOL, "passed": c.passed, "failures": c.failures,
+                                  "max_abs_error": c.worst_error, "index": c.worst_index}}
 
 
 def run_variant(variant: str, x: np.ndarray, golden: np.ndarray, base: SoftmaxShape = SoftmaxShape(),
                 machine: Machine | None = None) -> VariantRun:
     machine = machine or load_machine()
     shape = variant_shape(variant, base)
-    cls = kernel_class(variant)
-    gx = gm_alloc("x", np.ascontiguousarray(x, np.float32))
-    gy = gm_alloc("y", x.size * 4)
-    result = launch(make_entry(cls, shape), shape.blocks, [gx, gy], machine, name=f"softmax {variant}")
-    out = gy.buf.as_array(np.float32).reshape(x.shape).copy()
-    compare = CompareFloat("output", out, golden, COMPARE_TOL)
-    check = check_abs(out, softmax64(x), COMPARE_TOL)
-    return VariantRun(variant, variant_module(variant).STEP, shape, result, compare, check,
-                      ub_plan(variant, shape, machine), out)
+    case = Case({"x": np.ascontiguousarray(x, np.float32)}, {"y": x.shape}, golden={"y": golden})
+
+    def check(outputs: dict) -> dict:
+        return {"output": CompareFloat("output", outputs["y"], golden, COMPARE_TOL),
+                "float64": check_abs(outputs["y"], softmax64(x), COMPARE_TOL)}
+
+    return run_case(make_entry(kernel_class(variant), shape), shape.blocks, case, check, variant=variant,
+                    ub=lambda: ub_plan(variant, shape, machine), machine=machine, name=f"softmax {variant}",
+                    record=VariantRun, step=variant_module(variant).STEP, shape=shape)
 
 
-def variant_json(run: VariantRun) -> dict[str, Any]:
-    c = run.check64
-    return {
-        "step": run.step,
-        "passed": run.passed,
-        "tile_len": run.shape.tileLen,
-        "compare": run.compare.to_json(),
-        "float64_check": {"tolerance": COMPARE_TOL, "passed": c.passed, "failures": c.failures,
-                          "max_abs_error": c.worst_error, "index": c.worst_index},
-        "ub": run.ub.to_json(),
-        "diagnostics": [d.to_json() for d in run.launch.diagnostics],
-    }
-
-
-__all__ = ["TILE_LEN", "VARIANTS", "CompareFloat", "gen_data", "run_variant", "softmax64"]
+__all__ = ["TILE_LEN", "VARIANTS", "BadInput", "CompareFloat", "gen_data", "run_variant", "softmax64"]

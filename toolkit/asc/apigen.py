@@ -30,7 +30,7 @@ _SEND = {spec.REG: "__asc::put(c, {x});", spec.MASK: "__asc::put(c, {x});", spec
          spec.GLOBAL: "__asc::put_global(c, {x});", spec.EARG: "__asc::put_earg(c, {x});",
          spec.HANDLE: "c.obj({x}.h_);"}
 _SEND_T = {spec.TYPE: "__asc::put_ttype<{n}>(c);", spec.ENUM: "__asc::put_enum(c, {n});",
-           spec.TRAIT: "__asc::put_trait(c, {n});", spec.VALUE: "c.tag(::__asc::T_TVAL, (::__asc::i64){n});"}
+           spec.TRAIT: "__asc::put_trait(c, {n});", spec.VALUE: "__asc::put_tvalue(c, {n});"}
 _SELF = {spec.HANDLE: "c.obj(h_);", spec.LOCAL: "__asc::put_local(c, *this);",
          spec.GLOBAL: "__asc::put_global(c, *this);"}
 

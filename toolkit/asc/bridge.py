@@ -32,7 +32,7 @@ ABORT = object()
 
 (T_INT, T_UINT, T_FLT, T_REG, T_MASK, T_OBJ, T_UBPTR, T_GMPTR, T_LOCAL, T_GLOBAL, T_REF, T_AREG, T_STRUCT,
  T_UBREF, T_BOOL, T_NONE) = range(1, 17)
-T_TTYPE, T_TENUM, T_TTRAIT, T_U64ARR, T_EARG, T_TVAL = 20, 21, 22, 23, 24, 25
+T_TTYPE, T_TENUM, T_TTRAIT, T_U64ARR, T_EARG, T_TVALUE = 20, 21, 22, 23, 24, 25
 UB_ADDR_MASK = 0xFFFFFFFF         # the low 32 bits of a __ubuf__ pointer (bridge.h kUbAddrMask)
 _U64 = 1 << 64
 
@@ -150,12 +150,12 @@ def decode(words: tuple) -> tuple[list, list, list]:
             targs.append(DTYPES[v])
         elif kind == T_TENUM:
             targs.append(enums.DECODE[hi][v])
+        elif kind == T_TVALUE:
+            targs.append(int(v))
         elif kind == T_EARG:
             args.append(enums.DECODE[hi][v])
         elif kind == T_TTRAIT:
             targs.append(_trait(v))
-        elif kind == T_TVAL:
-            targs.append(v)
         elif kind == T_U64ARR:
             args.append([v % _U64, words[i] % _U64])
             i += 1

@@ -11,13 +11,12 @@ import sys
 from enum import Enum
 from pathlib import Path
 
-from toolkit.ascendc.api.spec import stable_id
-from toolkit.ascendc.pipe import TPosition
-from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc import sysenums as se
+from toolkit.ascendc.api.spec import stable_id
 from toolkit.ascendc.atomic import AtomicDtype, AtomicOp
 from toolkit.ascendc.dma import PaddingMode
-from toolkit.ascendc.system import SpecialPurposeReg
+from toolkit.ascendc.pipe import TPosition
+from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.sync import HardEvent, MemDsbT, PipeType
 
 #: (C++ namespace, C++ name, Python enum, underlying C++ type), in header order
@@ -37,13 +36,18 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC::Reg", "MaskDist", rt.MaskDist, "int"),
     ("AscendC::Reg", "IndexOrder", rt.IndexOrder, "int"),
     ("AscendC", "CMPMODE", rt.CMPMODE, "int"),
+    # Reg breadth
+    ("AscendC::Reg", "GatherMaskMode", rt.GatherMaskMode, "int"),
+    ("AscendC::Reg", "HistogramsBinType", rt.HistogramsBinType, "int"),
+    ("AscendC::Reg", "HistogramsType", rt.HistogramsType, "int"),
+    ("AscendC::Reg", "PairReduce", rt.PairReduce, "int"),
+    ("AscendC", "SpecialPurposeReg", rt.SpecialPurposeReg, "int"),
     ("AscendC", "TPosition", TPosition, "uint8_t"),
     ("AscendC", "HardEvent", HardEvent, "int"),
     # sys breadth (issue 18): synchronisation, atomics, system
     ("AscendC", "MemDsbT", MemDsbT, "int"),
     ("AscendC", "AtomicDtype", AtomicDtype, "int"),
     ("AscendC", "AtomicOp", AtomicOp, "int"),
-    ("AscendC", "SpecialPurposeReg", SpecialPurposeReg, "int"),
     ("AscendC", "Hardware", se.Hardware, "uint8_t"),
     ("AscendC", "CacheLine", se.CacheLine, "int"),
     ("AscendC", "DcciDst", se.DcciDst, "int"),

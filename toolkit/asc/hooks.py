@@ -42,12 +42,18 @@ _REG_KINDS = {"RegTensor": "reg", "MaskReg": "mask", "UnalignRegForLoad": "unali
               "UnalignRegForStore": "unalign_store"}
 
 
+def _reg_tensor(dtype: int, trait_num: int) -> rt.RegTensor:
+    if trait_num == 2:
+        raise NotImplementedError("RegTensor<T, RegTraitNumTwo> (two VL registers) is not emulated")
+    return rt.RegTensor(bridge.DTYPES[dtype])
+
+
 #: what ``new`` constructs for each C++ object kind (a, b: the constructor's encoded arguments)
 _CONSTRUCTORS = {
     "TPipe": lambda a, b: TPipe(),
     "TQue": lambda a, b: TQue(TPosition(bridge.POSITIONS[a]), b),
     "TBuf": lambda a, b: TBuf(TPosition(bridge.POSITIONS[a])),
-    "RegTensor": lambda a, b: rt.RegTensor(bridge.DTYPES[a]),
+    "RegTensor": lambda a, b: _reg_tensor(a, b),
     "MaskReg": lambda a, b: rt.MaskReg(),
     "UnalignRegForLoad": lambda a, b: rt.UnalignRegForLoad(),
     "UnalignRegForStore": lambda a, b: rt.UnalignRegForStore(),
@@ -154,6 +160,8 @@ class _LoopGuard:
     hardware: bool
     unroll: int
     loop: Any = None
+    immediate: bool = False      #: the loop bound is a literal (the rewrite's hardware code 2)
+    where: tuple | None = None
 
 
 def loop_begin(hardware: int, unroll: int, reason_id: int, file_id: int, line: int) -> int:
@@ -163,7 +171,8 @@ def loop_begin(hardware: int, unroll: int, reason_id: int, file_id: int, line: i
     if not hardware:
         ctx.report("VF_SOFTWARE_LOOP", f"loop in VF {ctx.vf.name} is a software loop: {_s(reason_id)}",
                    where=(_s(file_id), line))
-    return _prog().new_handle(_LoopGuard(ctx.vf, bool(hardware), unroll))
+    return _prog().new_handle(_LoopGuard(ctx.vf, bool(hardware), unroll, immediate=hardware == 2,
+                                         where=(_s(file_id), line)))
 
 
 def loop_iter(handle: int) -> None:
@@ -171,7 +180,7 @@ def loop_iter(handle: int) -> None:
     if not g.hardware:
         return
     if g.loop is None:
-        g.loop = g.rec.loop_enter(None)
+        g.loop = g.rec.loop_enter(None, immediate=g.immediate, where=g.where)
         if g.unroll:
             g.rec.unroll_hints.append(int(g.unroll))
     g.rec.loop_iteration(g.loop)

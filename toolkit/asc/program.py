@@ -6,7 +6,7 @@ kernels).
 from __future__ import annotations
 
 import ctypes
-import pickle
+import os
 from collections import Counter
 from typing import Any
 
@@ -22,6 +22,9 @@ from toolkit.machine import Machine
 from toolkit.record.diagnostics import Diagnostic, Diagnostics, KernelAbort
 
 from .memmap import GmArena, UbRegion
+
+#: the largest blockDim of a launch (the vendor's limit: a kernel runs on 1 to 65535 blocks)
+MAX_BLOCK_DIM = 65535
 
 
 class NativeRuntime:
@@ -63,6 +66,11 @@ class LaunchState:
         greenlets (toolkit.engine.lockstep): a core's native stack is parked with it, and before a core resumes
         the native side is told which core it is (its UB base, for raw ``__ubuf__`` pointers)."""
         prog, n = self.prog, self.block_dim
+        if not 1 <= n <= MAX_BLOCK_DIM:
+            self.failed = True
+            prog.host_error(f"{self.name}<<<{n}>>>: blockDim must be 1 to {MAX_BLOCK_DIM}; the kernel did not run",
+                            "", self.where, code="BAD_PARAMETER")
+            return
         prog.ub.ensure(n)
         lib = prog.native
         lib.set_ub_span(*prog.ub.span)
@@ -115,7 +123,7 @@ class LaunchState:
 class ProgramState:
     """Everything the bridge needs between two native calls (one instance per child process)."""
 
-    def __init__(self, machine: Machine, results_path: str, kernel_params: dict[str, list[str]],
+    def __init__(self, machine: Machine, results, kernel_params: dict[str, list[str]],
                  want_trace: bool = False, keep_events: bool = False, vf_fusion: bool = False,
                  want_timeline: bool = False, mode: str = "lockstep"):
         from toolkit.timing.model import TimingModel
@@ -139,7 +147,7 @@ class ProgramState:
         self.vf_call_site: tuple | None = None
         self.kernel_params = kernel_params
         self.launches = 0
-        self._results = open(results_path, "ab")
+        self._results = results              #: the channel to the tool (toolkit.asc.channel.Writer)
 
     # -- strings and handles ----------------------------------------------------------------------
     def intern(self, s: str) -> int:
@@ -194,11 +202,28 @@ class ProgramState:
         for core in getattr(ctx, "members", [ctx]) if ctx is not None else []:
             core.abort_diag = diag
 
-    def host_error(self, message: str, detail: str, where: tuple[str, int] | None = None) -> None:
+    def host_error(self, message: str, detail: str, where: tuple[str, int] | None = None,
+                   code: str = "UNSUPPORTED_API") -> None:
         """An API call of the host code (outside any kernel) the emulator could not do: a failed gate."""
         loc = f"{where[0]}:{where[1]}" if where else "?"
-        self.write({"kind": "host_error", "message": f"{loc}: {message}", "detail": detail})
+        self.write({"kind": "host_error", "code": code, "message": f"{loc}: {message}", "detail": detail})
 
     def write(self, record: dict) -> None:
-        self._results.write(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
-        self._results.flush()
+        self._results.write(record)
+
+
+def device_alloc(size: int) -> int:
+    """``aclrtMalloc``: the address of a new device buffer of ``size`` bytes, or 0 when the emulator cannot
+    hold it (more than the host's physical memory, or an allocation that fails): the C side then returns
+    ACL_ERROR_BAD_ALLOC, as the device does, and the program decides."""
+    from . import bridge
+    try:
+        limit = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        limit = 1 << 62
+    if size > limit:
+        return 0
+    try:
+        return bridge.PROGRAM.arena.alloc(size).data.ctypes.data
+    except (MemoryError, ValueError, OverflowError):
+        return 0

@@ -18,6 +18,7 @@ at the top keeps the original file name in compiler messages, ``__FILE__`` and `
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -86,12 +87,21 @@ def rewrite(src: str, filename: str) -> Rewritten:
     order = sorted(range(len(edits)), key=lambda k: (edits[k][0], edits[k][1], k), reverse=True)
     for start, end, repl in (edits[k] for k in order):
         text = text[:start] + repl + text[end:]
-    out.text = f'#line 1 "{_c_string(filename)}"\n' + text if out.changed else src
+    out.text = f'#line 1 "{c_string(filename)}"\n' + text if out.changed else src
     return out
 
 
-def _c_string(s: str) -> str:
-    return s.replace("\\", "\\\\").replace('"', '\\"')
+def c_string(s: str) -> str:
+    """The body of a C string literal whose bytes are ``s``'s (``os.fsencode``: a path's undecodable bytes
+    kept): printable ASCII as is, ``"`` and ``\\`` escaped, every other byte (newline, UTF-8, GBK) as a
+    three-digit octal escape, which no following character can extend."""
+    out = []
+    for b in os.fsencode(s):
+        ch = chr(b)
+        out.append("\\" + ch if ch in '"\\' else ch if 0x20 <= b < 0x7F and ch != "?" else f"\\{b:03o}")
+    return "".join(out)
+
+
 
 
 # -- launches ------------------------------------------------------------------------------------
@@ -106,7 +116,7 @@ def _launch_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> N
         expr = src[toks[first].start:t.start]
         cfg = src[t.end:toks[close].start]
         name = " ".join(expr.split())
-        repl = (f'::__asc::launch_kernel("{_c_string(name)}", __FILE__, __LINE__, '
+        repl = (f'::__asc::launch_kernel("{c_string(name)}", __FILE__, __LINE__, '
                 f'[&](auto&... __asc_a) {{ {expr}(__asc_a...); }}, {cfg})')
         edits.append((toks[first].start, toks[close].end, repl))
         out.launches.append((name, t.line))
@@ -272,9 +282,10 @@ def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, 
         var = f"__asc_lp{t.line}_{i}"
         hw = not reason
         out.loops.append(LoopSite(t.line, hw, reason, unroll))
-        reason_c = _c_string(reason)
+        reason_c = c_string(reason)
+        code = 2 if hw and _literal_bound(toks[semis[0] + 1:semis[1]]) else int(hw)
         edits.append((t.start, t.start,
-                       f'{{ ::__asc::VfLoop {var}({int(hw)}, {unroll}, "{reason_c}", __FILE__, __LINE__); '))
+                       f'{{ ::__asc::VfLoop {var}({code}, {unroll}, "{reason_c}", __FILE__, __LINE__); '))
         edits.append((toks[stmt_end].end, toks[stmt_end].end, " }"))
         if hw:
             c0, c1 = semis[0] + 1, semis[1]
@@ -283,6 +294,12 @@ def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, 
             else:
                 edits.append((toks[c0].start, toks[c0].start, f"{var}.next("))
                 edits.append((toks[c1 - 1].end, toks[c1 - 1].end, ")"))
+
+
+def _literal_bound(cond: list[Token]) -> bool:
+    """A condition ``i < 8`` (or ``<=``, ``!=``): the trip count is an immediate the compiler can unroll
+    (the guard's hardware code 2; the runtime unrolls such a loop beyond the hardware loop levels)."""
+    return len(cond) == 3 and cond[1].text in ("<", "<=", "!=") and cond[2].kind == "number"
 
 
 def _is_do_while_tail(toks: list[Token], begin: int, i: int) -> bool:
@@ -384,4 +401,4 @@ def statement_end(toks: list[Token], i: int) -> int:
     raise LexError(f"line {toks[i].line}: statement without ';'")
 
 
-__all__ = ["rewrite", "Rewritten", "VfFunction", "LoopSite", "statement_end", "PUNCT"]
+__all__ = ["rewrite", "c_string", "Rewritten", "VfFunction", "LoopSite", "statement_end", "PUNCT"]

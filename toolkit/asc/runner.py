@@ -1,33 +1,39 @@
 """Run a built program in an isolated child process and collect what it did.
 
-The child (``toolkit.asc.child``) runs in its own session with stdout/stderr captured; it appends one
-record per finished launch to a results file, and the C++ runtime writes one status line if the program
-crashes (signal or uncaught exception). A program past ``timeout`` seconds is killed with its process
-group. Everything the run writes (generated data, the results) lives in a temporary run directory that
-is removed afterwards: the directory the program believes it was built into.
+The child (``toolkit.asc.child``) is an owned process (``toolkit.console.children``): its own session,
+its whole tree killed when the run ends, however it ends; ``timeout`` (or the ``deadline`` the build
+already used) bounds the run, and a background process the program leaves behind neither extends the run
+nor outlives it. Records come back over a pipe the tool created (``channel.py``: data only, checked); the
+C++ runtime writes one status line on another if the program crashes, is stopped, or the runtime fails.
+Everything the run writes lives in a private run directory removed afterwards::
+
+    RUN/exe/NAME        the executable the program believes it is (its directory: generated data)
+    RUN/tools/bin/      python3 / python: this interpreter (the samples' gen_data scripts)
+    RUN/tools/spec.json what the child is to do
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import pickle
 import shlex
-import shutil
 import signal
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolkit.console.children import Deadline, Owned, scratch_dir
 from toolkit.engine.launch import current_mode
 
 from .build import Built
+from .channel import Reader
+from .errors import printable
 
 SIGNAL_NAMES = {signal.SIGSEGV: "segmentation fault (SIGSEGV)", signal.SIGBUS: "bus error (SIGBUS)",
                 signal.SIGFPE: "arithmetic exception (SIGFPE)", signal.SIGILL: "illegal instruction (SIGILL)",
                 signal.SIGABRT: "aborted (SIGABRT)", signal.SIGKILL: "killed (SIGKILL)"}
+#: seconds the program has to say where it was when the timeout stops it
+STOP_REPORT_S = 1.0
 
 
 @dataclass
@@ -39,169 +45,159 @@ class ProgramRun:
     launches: list[dict] = field(default_factory=list)
     failure: str | None = None         #: crash / timeout / internal error, one line; None if it ran to the end
     host_errors: list[dict] = field(default_factory=list)
+    stdout_bytes: bytes = b""          #: the program's stdout as it wrote it (``stdout`` is it decoded)
 
     @property
     def launches_passed(self) -> bool:
         return all(lr["passed"] for lr in self.launches)
 
 
-def _python_wrapper(bindir: Path) -> None:
-    """``python3`` on the child's PATH is this interpreter (its environment has numpy): samples run their
-    generators with ``std::system("python3 gen_data.py ...")``."""
-    bindir.mkdir()
-    for name in ("python3", "python"):
+def exe_name(source: Path) -> str:
+    """The executable's name: the source's stem, or ``program`` when the stem is no file name."""
+    stem = source.name[:-4] if source.name.endswith(".asc") else source.stem
+    return stem if stem not in ("", ".", "..") else "program"
+
+
+def _layout(run_dir: Path, built: Built) -> Path:
+    (run_dir / "exe").mkdir()
+    exe = run_dir / "exe" / exe_name(built.source)
+    exe.write_bytes(b"")                    # the program's own path exists, as an executable would
+    exe.chmod(0o755)
+    bindir = run_dir / "tools" / "bin"
+    bindir.mkdir(parents=True)
+    for name in ("python3", "python"):     # python3 on the child's PATH is this interpreter (numpy)
         p = bindir / name
         p.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} \"$@\"\n")
         p.chmod(0o755)
+    return exe
 
 
-def _child_env(built: Built, run_dir: Path, exe: Path, status_fd: int) -> dict[str, str]:
+def _child_env(built: Built, run_dir: Path, exe: Path, result_fd: int, status_fd: int) -> dict[str, str]:
     env = dict(os.environ)
     pkg_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = pkg_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    env["PATH"] = str(run_dir / "bin") + os.pathsep + env.get("PATH", "")
+    env["PATH"] = str(run_dir / "tools" / "bin") + os.pathsep + env.get("PATH", "")
     env["LD_PRELOAD"] = str(built.shim) + (" " + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
     env["ASC_EXE"] = str(exe)
+    env["ASC_RESULT_FD"] = str(result_fd)
     env["ASC_STATUS_FD"] = str(status_fd)
     return env
 
 
 def run_program(built: Built, args: list[str], timeout: float | None = None, trace: bool = False,
                 cwd: str | None = None, keep_events: bool = False, vf_fusion: bool = False,
-                timeline: bool = False) -> ProgramRun:
+                timeline: bool = False, deadline: Deadline | None = None) -> ProgramRun:
     """Run ``built`` with ``args``; ``keep_events`` also returns every launch's raw event streams,
-    ``timeline`` the slowest core's pipe timeline (for the HTML report)."""
-    run_dir = Path(tempfile.mkdtemp(prefix="migrate-check-run-"))
-    try:
-        return _run_in(run_dir, built, args, timeout, trace, cwd, keep_events, vf_fusion, timeline)
-    finally:
-        shutil.rmtree(run_dir, ignore_errors=True)
+    ``timeline`` the slowest core's pipe timeline (for the HTML report). ``deadline`` (shared with the
+    build) or ``timeout`` seconds bound the run."""
+    deadline = deadline or Deadline(timeout)
+    with scratch_dir("migrate-check-run-") as run_dir:
+        opts = {"trace": trace, "keep_events": keep_events, "vf_fusion": vf_fusion, "timeline": timeline}
+        return _run_in(Path(run_dir), built, list(args), deadline, cwd, opts)
 
 
-def _run_in(run_dir: Path, built: Built, args: list[str], timeout, trace: bool, cwd, keep_events: bool,
-            vf_fusion: bool = False, timeline: bool = False) -> ProgramRun:
-    exe = run_dir / built.source.stem
-    exe.write_bytes(b"")                    # the program's own path exists, as an executable would
-    _python_wrapper(run_dir / "bin")
-    results = run_dir / "results.pkl"
-    spec = {"library": str(built.library), "exe": str(exe), "results": str(results),
-            "kernel_params": built.kernel_params, "trace": trace, "keep_events": keep_events,
-            "vf_fusion": vf_fusion, "timeline": timeline, "mode": current_mode()}
-    (run_dir / "spec.json").write_text(json.dumps(spec))
+def _run_in(run_dir: Path, built: Built, args: list[str], deadline: Deadline, cwd, opts: dict) -> ProgramRun:
+    exe = _layout(run_dir, built)
+    spec = {"library": str(built.library), "exe": str(exe), "kernel_params": built.kernel_params,
+            "mode": current_mode(), **opts}
+    spec_path = run_dir / "tools" / "spec.json"
+    spec_path.write_text(json.dumps(spec))
+    reader = Reader()
+    results_r, results_w = os.pipe()
     status_r, status_w = os.pipe()
-    cmd = [sys.executable, "-m", "toolkit.asc.child", str(run_dir / "spec.json"), "--", *args]
     try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                env=_child_env(built, run_dir, exe, status_w), pass_fds=(status_w,),
-                                start_new_session=True, cwd=cwd)
-    finally:
-        os.close(status_w)
-    timed_out = False
-    try:
-        with _progress(built, results):
-            out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        try:
-            os.kill(proc.pid, signal.SIGUSR1)      # the runtime writes where the program is
-            out, err = proc.communicate(timeout=1.0)
-        except (subprocess.TimeoutExpired, ProcessLookupError):
-            pass
-        _kill_group(proc)
-        out, err = proc.communicate()
+        env = _child_env(built, run_dir, exe, results_w, status_w)
+        cmd = [sys.executable, "-m", "toolkit.asc.child", str(spec_path), "--", *args]
+        child = Owned(cmd, env=env, cwd=cwd, pass_fds=(results_w, status_w),
+                      extra={"results": results_r, "status": status_r}, keep=("stdout", "stderr", "status"))
     except BaseException:
-        _kill_group(proc)
-        proc.communicate()
+        os.close(results_r)
+        os.close(status_r)
         raise
-    status_text = _read_all(status_r)
-    records = _records(results)
-    return _result(built, proc.returncode, out, err, records, status_text, timed_out, timeout)
+    finally:
+        os.close(results_w)
+        os.close(status_w)
+    with child, _progress(built, reader) as on_data:
+        timed_out = not child.pump(deadline, on_data)
+        if timed_out:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child.pid, signal.SIGUSR1)      # the runtime writes where the program is
+            child.pump(Deadline(STOP_REPORT_S), on_data, until=lambda: b"\n" in child.data["status"])
+        code = child.close(on_data)
+    reader.finish()
+    status = bytes(child.data["status"]).decode("utf-8", "surrogateescape")
+    return _result(built, code, child.output("stdout"), child.output("stderr"), reader, status,
+                   timed_out, deadline)
 
 
 @contextlib.contextmanager
-def _progress(built: Built, results: Path):
-    """On a terminal, after 2 s: ``running NAME: N launch(es) done, elapsed`` (the child appends one
-    record per finished launch to ``results``; they are counted when the file grows)."""
+def _progress(built: Built, reader: Reader):
+    """Records to ``reader`` as they arrive; on a terminal, after 2 s: ``running NAME: N launch(es) done,
+    elapsed``. Yields the pipe callback of :meth:`Owned.pump`."""
     from toolkit.console.progress import ProgressLine
     line = ProgressLine(None, "launch(es)")
-    line.note = f"running {built.source.name}"
-    seen = [-1]
+    line.note = f"running {printable(built.source.name)}"
 
-    def poll() -> None:
-        try:
-            size = results.stat().st_size
-        except OSError:
-            return
-        if size != seen[0]:
-            seen[0] = size
-            line.done = sum(1 for r in _records(results) if r.get("kind") == "launch")
+    def on_data(name: str, chunk: bytes) -> None:
+        if name == "results":
+            reader.feed(chunk)
+            line.done = reader.count("launch")
 
     if not line.enabled:
-        yield
+        yield on_data
         return
-    draw = line.draw
-    line.draw = lambda: (poll(), draw())           # the ticking thread polls before each redraw
     with line.ticking():
-        yield
+        yield on_data
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
-def _read_all(fd: int) -> str:
-    with os.fdopen(fd, "rb") as fh:
-        return fh.read().decode(errors="replace")
-
-
-def _records(path: Path) -> list[dict]:
-    out = []
-    try:
-        with open(path, "rb") as fh:
-            while True:
-                try:
-                    out.append(pickle.load(fh))
-                except EOFError:
-                    break
-                except (pickle.UnpicklingError, ValueError, AttributeError, ImportError) as err:
-                    out.append({"kind": "truncated", "why": f"{type(err).__name__}: {err}"})
-                    break                        # a record cut short by a crash, or unreadable
-    except OSError:
-        pass
-    return out
-
-
-def _result(built: Built, code: int, out: bytes, err: bytes, records: list[dict], status: str,
-            timed_out: bool, timeout) -> ProgramRun:
-    launches = [r for r in records if r.get("kind") == "launch"]
-    if code is not None and code < 0 and records and records[-1].get("kind") == "truncated":
-        records = records[:-1]                    # the crash cut the last record: the crash is the news
-    host_errors = [r for r in records if r.get("kind") == "host_error"]
+def _result(built: Built, code: int, out: bytes, err: bytes, reader: Reader, status: str,
+            timed_out: bool, deadline: Deadline) -> ProgramRun:
+    records = reader.records
     run = ProgramRun(str(built.source), code, out.decode(errors="replace"), err.decode(errors="replace"),
-                     launches, None, host_errors)
-    where = _status_where(status)
-    if timed_out:
-        run.exit_status = None
-        run.failure = f"timed out after {timeout:g} s{where}: the program was stopped"
-    elif code is not None and code < 0:
-        sig = -code
-        what = status.split("\t", 1)[0] if status.strip() else ""
-        name = SIGNAL_NAMES.get(sig, f"signal {sig}")
-        run.failure = (what if what.startswith("uncaught") else f"crashed: {name}") + where
-        run.exit_status = 128 + sig
-    elif code == 70 and "migrate-check runtime:" in run.stderr:
-        run.failure = "internal error of the emulator bridge: " + run.stderr.strip().splitlines()[-1]
-    elif records and records[-1].get("kind") == "truncated":
-        run.failure = "internal error: the run's results are unreadable (" + records[-1]["why"] + ")"
+                     [r for r in records if r["kind"] == "launch"], None,
+                     [r for r in records if r["kind"] == "host_error"], out)
+    run.failure = _failure(code, reader, _status(status), timed_out, deadline)
+    if run.failure is not None:                   # a crash has a shell's status; a timeout or a tool failure none
+        run.exit_status = 128 - code if code is not None and code < 0 and not timed_out else None
     return run
 
 
-def _status_where(status: str) -> str:
-    parts = status.strip().split("\n")[-1].split("\t") if status.strip() else []
-    if len(parts) >= 5 and parts[1] != "?":
-        kernel = f" in kernel {parts[3]} core {parts[4]}" if parts[3] else ""
-        return f" after the API call at {os.path.relpath(parts[1]) if os.path.isabs(parts[1]) else parts[1]}:{parts[2]}{kernel}"
-    return ""
+def _failure(code: int, reader: Reader, status: list[str], timed_out: bool, deadline: Deadline) -> str | None:
+    """The run's failure line (``CODE: ...``), or None when the program ran to its own end."""
+    tool = next((r for r in reader.records if r["kind"] == "tool_error"), None)
+    logs = [r["text"] for r in reader.records if r["kind"] == "log"]
+    where = _where(status)
+    what = status[0] if status else ""
+    if timed_out:
+        return f"TIMEOUT: timed out after {deadline.seconds:g} s{where}: the program was stopped"
+    if reader.error is not None:
+        return f"INTERNAL_ERROR: the run's results are unreadable ({reader.error})"
+    if tool is not None:
+        return f"{tool.get('code', 'INTERNAL_ERROR')}: {printable(tool['message'])}"
+    if what.startswith("internal error"):
+        detail = printable(logs[-1].strip().splitlines()[-1]) if logs and logs[-1].strip() else ""
+        return f"INTERNAL_ERROR: {printable(what)}" + (f" ({detail})" if detail else "")
+    if code is not None and code < 0:
+        if what.startswith("uncaught"):
+            return f"UNCAUGHT_EXCEPTION: {printable(what)}{where}"
+        return f"CRASH: {SIGNAL_NAMES.get(-code, f'signal {-code}')}{where}"
+    if reader.truncated:
+        return "INTERNAL_ERROR: the run's results were cut short"
+    return None
+
+
+def _status(text: str) -> list[str]:
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    return lines[-1].split("\t") if lines else []
+
+
+def _where(parts: list[str]) -> str:
+    """`` after the API call at FILE:LINE in kernel K core C`` (or ``in the loop at`` ...) from a status line."""
+    if len(parts) < 5 or parts[1] == "?":
+        return ""
+    file = os.path.relpath(parts[1]) if os.path.isabs(parts[1]) and not parts[1].startswith("/proc") else parts[1]
+    kind = parts[5] if len(parts) > 5 else "api"
+    site = {"loop": "in the loop at", "vf": "in the VF at", "launch": "in the launch at",
+            "after-launch": "after the launch at"}.get(kind, "after the API call at")
+    kernel = f" in kernel {parts[3]} core {parts[4]}" if parts[3] else ""
+    return printable(f" {site} {file}:{parts[2]}{kernel}")

@@ -5,24 +5,18 @@ scalar accesses that bypass the data cache.
 """
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any
 
 from toolkit.engine.runtime import GetBlockIdx, GetBlockNum, current
 
 from .atomic import CTRL_RESET, ctrl, set_ctrl
 from .tensor import GlobalTensor, GmPtr
+from .regbase.types import SpecialPurposeReg
 from .tvalues import value_template
 
 
 __all__ = ["GetBlockIdx", "GetBlockNum", "GetSystemCycle", "GetSpr", "ClearSpr", "GetCtrlSpr", "SetCtrlSpr",
            "ResetCtrlSpr", "ReadGmByPassDCache", "WriteGmByPassDCache", "SpecialPurposeReg"]
-
-
-class SpecialPurposeReg(Enum):
-    """GetSpr / ClearSpr's registers: AR, the byte count Reg::Squeeze (STORE_REG) leaves (ctx.state["AR"])."""
-
-    AR = 0
 
 
 def GetSystemCycle() -> int:

@@ -3,8 +3,8 @@
 Rows (``toolkit/calibration/data/hw_whole_kernel.csv``): ``kernel`` (group), ``variant``, ``metric``, ``value``,
 ``note``. Metrics: ``task_us`` (the profiler's task time: launch + slowest core + tail) and
 ``{vector,scalar,mte2,mte3}_busy_us`` (busy time of a pipe per core, averaged over the cores).
-An operator package turns its variants into :class:`~toolkit.timing.model.KernelTiming` objects; this
-module compares them with the rows. It knows no kernel.
+An operator registers a :class:`~.sources.WholeKernelSource` per group (its variants' launches);
+this module times the launches under any machine model and compares them with the rows. It knows no kernel.
 """
 from __future__ import annotations
 
@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from importlib import resources
 from itertools import combinations
 
+from toolkit.machine import Machine
 from toolkit.record.events import PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V
-from toolkit.timing.model import KernelTiming
+from toolkit.timing.model import KernelTiming, TimingModel
+
+from .sources import whole_kernel_sources
 
 TASK_TOL, PIPE_TOL = 15.0, 20.0           #: acceptance: task time within 15 %, per-pipe busy within 20 %
 PIPE_METRICS = {"vector_busy_us": PIPE_V, "scalar_busy_us": PIPE_S, "mte2_busy_us": PIPE_MTE2,
@@ -73,6 +76,27 @@ def predict(timings: dict[tuple[str, str], KernelTiming]) -> list[KernelPredicti
     cache = {key: kernel_metrics(kt) for key, kt in timings.items()}
     return [KernelPrediction(r, cache[(r.kernel, r.variant)].get(r.metric) if (r.kernel, r.variant) in cache
                              else None) for r in load_rows()]
+
+
+def collect() -> dict[tuple[str, str], object]:
+    """The functional run of every registered group: (group, variant) -> its launch (every core's events)."""
+    return {(s.group, v): launch for s in whole_kernel_sources() for v, launch in s.run().items()}
+
+
+def predict_rows(launches: dict[tuple[str, str], object], machine: Machine) -> list[KernelPrediction]:
+    """The rows predicted from ``launches`` (see :func:`collect`) timed under ``machine``."""
+    model = TimingModel(machine)
+    return predict({key: model.launch(result) for key, result in launches.items()})
+
+
+def rows(machine: Machine, launches: dict | None = None) -> tuple[dict, str]:
+    """Every whole-kernel row under ``machine`` (running the kernels unless ``launches`` are given):
+    (JSON data, text report)."""
+    preds = predict_rows(collect() if launches is None else launches, machine)
+    data = {"rows": [{"group": p.row.kernel, "variant": p.row.variant, "metric": p.row.metric,
+                      "measured": p.row.value, "predicted": p.ours, "error_pct": p.error_pct} for p in preds],
+            "summary": summary(preds)}
+    return data, report(preds)
 
 
 def orderings(preds: list[KernelPrediction]) -> list[tuple[str, str, str, bool]]:

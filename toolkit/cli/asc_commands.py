@@ -3,7 +3,8 @@ source (host ``main()`` included), run it with every launch on the emulator, rep
 
 Exit codes: the program's own status when it is not 0; else 1 when a gate failed (an error diagnostic,
 a UB plan over budget, for ``compare`` outputs that differ beyond tolerance); else 0. A source that
-does not compile, a crash or a timeout: 2, one line.
+does not compile, a crash, a timeout (build and run together) or a failure of the tool itself: 2, one
+line with its code (README), never the program's status.
 """
 from __future__ import annotations
 
@@ -12,40 +13,67 @@ from typing import Any
 import click
 
 from . import BadUsage, OutputPlan, cli, dump_json, finish, output_options
+from .asc_options import TOLERANCE, apply, build_options
 
-_BUILD_OPTIONS = [
-    click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="add DIR to the include path"),
-    click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="define a macro"),
-    click.option("--timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
-                 help="stop the program after S seconds"),
-    output_options("json", "trace", "html"),
-    click.option("--vf-fusion", is_flag=True,
-                 help="model the compiler's VF fusion (--cce-simd-vf-fusion=true); default off, as samples are profiled"),
-]
+
+def printable_lines(text: str) -> str:
+    from toolkit.asc.errors import printable_lines as lines
+    return lines(text)
+
+
+def valid_text(text: str) -> str:
+    from toolkit.asc.errors import valid_text as valid
+    return valid(text)
+
+_BUILD_OPTIONS = [*build_options("stop the build and run of a program after S seconds (one budget for both)"),
+                  output_options("json", "trace", "html")]
 
 
 def _build_options(fn):
-    for opt in reversed(_BUILD_OPTIONS):
-        fn = opt(fn)
-    return fn
+    return apply(_BUILD_OPTIONS, fn)
 
 
 def _run_one(source: str, include_dirs, defines, timeout: float, args: list[str], trace: bool,
              vf_fusion: bool = False, timeline: bool = False):
+    """Build and run one program under one deadline; a build failure is exit 2 (one line)."""
     from toolkit.asc.build import BuildError, build
+    from toolkit.asc.errors import printable
     from toolkit.asc.runner import run_program
+    from toolkit.console.children import Deadline
+    deadline = Deadline(timeout)
     try:
-        built = build(source, list(include_dirs), list(defines))
+        built = build(source, list(include_dirs), list(defines), deadline=deadline)
     except BuildError as err:
-        raise BadUsage(str(err)) from None
-    return run_program(built, args, timeout=timeout, trace=trace, vf_fusion=vf_fusion, timeline=timeline)
+        raise BadUsage(printable(str(err))) from None
+    return run_program(built, args, trace=trace, vf_fusion=vf_fusion, timeline=timeline, deadline=deadline)
+
+
+def _fail_on(runs: list) -> None:
+    """A run that did not reach its own end (crash, timeout, tool failure): exit 2, one line, no report."""
+    from toolkit.asc.errors import printable
+    for run in runs:
+        if run.failure is not None:
+            raise BadUsage(printable(f"{run.source}: {run.failure}"))
 
 
 def _echo_program_output(run, to_stdout: bool) -> None:
-    if to_stdout and run.stdout:
-        click.echo(run.stdout, nl=not run.stdout.endswith("\n"))
+    """The program's own output, byte for byte (a GBK string it prints stays GBK)."""
+    import sys
+    if to_stdout and run.stdout_bytes:
+        _write_bytes(sys.stdout, run.stdout_bytes)
     if run.stderr:
         click.echo(run.stderr, err=True, nl=not run.stderr.endswith("\n"))
+
+
+def _write_bytes(stream, data: bytes) -> None:
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        stream.flush()
+        buffer.write(data if data.endswith(b"\n") else data + b"\n")
+        buffer.flush()
+    else:                                          # a text-only stream (a test's capture)
+        text = data.decode("utf-8", "replace")
+        stream.write(text if text.endswith("\n") else text + "\n")
 
 
 def _trace_of(runs: list) -> dict:
@@ -64,15 +92,14 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
     run = _run_one(source, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion,
                    timeline="html" in plan)
     _echo_program_output(run, not plan.stdout_taken)
+    _fail_on([run])
     contents: dict[str, Any] = {"json": dump_json(run_json(run))}
     if "trace" in plan:
         contents["trace"] = dump_json(_trace_of([run]))
     if "html" in plan:
         from toolkit.views.html_asc import run_page
-        contents["html"] = run_page(run)
-    if run.failure is not None:
-        raise BadUsage(f"{source}: {run.failure}")
-    code = finish(plan, contents, lambda: run_text(run), run_passed(run))
+        contents["html"] = valid_text(run_page(run))
+    code = finish(plan, contents, lambda: printable_lines(run_text(run)), run_passed(run))
     return run.exit_status or code                 # the program's own failure status comes first
 
 
@@ -80,7 +107,7 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
 @click.argument("source_a", type=str)
 @click.argument("source_b", type=str)
 @_build_options
-@click.option("--atol", type=float, default=None,
+@click.option("--atol", type=TOLERANCE, default=None,
               help="absolute tolerance of the output comparison (default by dtype: bf16 6e-2, fp16 1e-3, fp32 1e-4)")
 @click.option("--advise", type=str, default=None, metavar="NAME=V1,V2,...",
               help="sweep this macro over the values for both programs and name the change that buys most")
@@ -95,9 +122,7 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
     axis = _advise_axis(advise)
     runs = [_run_one(s, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion,
                      timeline="html" in plan) for s in (source_a, source_b)]
-    for run in runs:
-        if run.failure is not None:
-            raise BadUsage(f"{run.source}: {run.failure}")
+    _fail_on(runs)
     result = compare_json(runs[0], runs[1], atol)
     if axis:
         from toolkit.sweep.asc_advice import compare_advice
@@ -108,8 +133,9 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
         contents["trace"] = dump_json(_trace_of(runs))
     if "html" in plan:
         from toolkit.views.html_asc import compare_page
-        contents["html"] = compare_page(runs[0], runs[1], result)
-    code = finish(plan, contents, lambda: compare_text(runs[0], runs[1], result, ("a", "b")) + _advice_text(result),
+        contents["html"] = valid_text(compare_page(runs[0], runs[1], result))
+    code = finish(plan, contents, lambda: printable_lines(compare_text(runs[0], runs[1], result, ("a", "b"))
+                                                         + _advice_text(result)),
                   result["passed"])
     return next((run.exit_status for run in runs if run.exit_status), code)
 

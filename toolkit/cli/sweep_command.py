@@ -113,30 +113,37 @@ class _ProgramArgs(click.Command):
 
 
 def _defines(defines: tuple[str, ...]) -> tuple[list[str], dict[str, list]]:
-    """(-D given one value, -D NAME=v1,v2 swept: name -> values)."""
+    """(-D given one value, -D NAME=v1,v2 swept: name -> values). A comma inside brackets or quotes
+    does not separate values (``-D 'ARR={1,2}'`` is one value); a range must be a valid one."""
+    from toolkit.sweep.values import BadValues, is_range, split_items
     fixed, swept = [], {}
     for d in defines:
         name, eq, value = d.partition("=")
-        if eq and ("," in value or ".." in value):
+        try:
+            many = eq and (len(split_items(value, f"-D {name}")) > 1 or is_range(value))
+        except BadValues as err:
+            raise BadUsage(str(err)) from None
+        if many:
             swept[name] = parse_axis(value, None, f"-D {name}")
         else:
             fixed.append(d)
     return fixed, swept
 
 
+def _asc_options(fn):
+    from .asc_options import apply, build_options
+    return apply(build_options("stop a point's build and run after S seconds (that point crashes, the sweep goes on)"),
+                 fn)
+
+
 @click.command("asc", cls=_ProgramArgs, hidden=True)
 @click.argument("more_sources", nargs=-1, type=str)
-@click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="add DIR to the include path")
-@click.option("-D", "defines", multiple=True, metavar="NAME=V1,V2,...",
-              help="define a macro; a list of values (comma list or FIRST..LAST) is swept")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
-              help="stop a program after S seconds (that point crashes, the sweep goes on)")
-@click.option("--vf-fusion", is_flag=True, help="model the compiler's VF fusion (as `run --vf-fusion`)")
+@_asc_options
 @sweep_options
 @click.pass_context
 def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, vf_fusion, **opts) -> int:
     """Sweep .asc programs over -D values (every combination, each program a series)."""
-    from toolkit.sweep import asc_target, report
+    from toolkit.sweep import asc_target
     sources = [ctx.meta["sweep_source"], *more_sources]
     bad = [s for s in sources if not s.endswith(".asc")]
     if bad:
@@ -151,6 +158,9 @@ def asc_sweep(ctx: click.Context, more_sources, include_dirs, defines, timeout, 
                                     list(ctx.meta.get("program_args", [])), vf_fusion)
     rows, runs = sweep.run(asc_target.run_point, points)
     series = asc_target.series_labels(sources)
+    from toolkit.sweep import (
+        report,  # after the points: its pictures need matplotlib (slow to import)
+    )
     doc = report.sweep_doc(" ".join(sources), swept or {"(none)": [""]}, series, rows, runs=runs,
                            executor=sweep.executor)
     return sweep.finish(doc, f"sweep of {', '.join(series)}")

@@ -188,6 +188,19 @@ def _probe(directory: str) -> None:
         os.unlink(tmp)
 
 
+def _check_given_parent(t: _Target) -> None:
+    """The directory as written must exist, as the OS would walk it: ``rel/../r.json`` needs ``rel``
+    (resolving ``..`` first would quietly write next to it)."""
+    given = t.given if os.path.isabs(t.given) else os.path.join(os.getcwd(), t.given)
+    parent = os.path.dirname(given)
+    try:
+        os.stat(parent)
+    except FileNotFoundError:
+        raise t.error(f"directory {shown(os.path.dirname(t.given) or '.')} does not exist") from None
+    except OSError as err:
+        raise t.error(f"directory {shown(os.path.dirname(t.given) or '.')}: {_strerror(err)}") from None
+
+
 def _check_directory(t: _Target, make_dirs: bool) -> None:
     """The directory of ``t.path`` exists (or can be made) and accepts new files."""
     parent = os.path.dirname(t.path)
@@ -254,6 +267,8 @@ def _target(name: str, label: str, given: str | os.PathLike, make_dirs: bool,
     elif t.given.endswith(os.sep):
         raise t.error("a file name cannot end with a slash")
     if t.kind == FILE:
+        if not make_dirs:
+            _check_given_parent(t)
         _check_directory(t, make_dirs)
     return t
 

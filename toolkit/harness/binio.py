@@ -11,13 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from .data import BadInput
+
 INPUT_NAMES = ("kv", "gamma", "cos", "sin", "index", "k_cache", "v_cache")
 GOLDEN_NAMES = ("k_cache", "v_cache", "k_out", "v_out")
-
-
-class BadInput(ValueError):
-    """A data file is missing, unreadable, not a regular file or has the wrong size; the one-line
-    message names the file."""
 
 
 def case_layout(batch: int, num_head: int, seq: int, dv: int,
@@ -101,11 +98,16 @@ def write_bin(path: str | os.PathLike, array: np.ndarray) -> None:
     OutputPlan({"bin": path}, labels={"bin": "file"}, make_dirs=True).commit({"bin": file_bytes(array)})
 
 
-def load_case(data_dir: str | os.PathLike, batch: int, num_head: int, seq: int, dv: int,
-              dk: int) -> dict[str, np.ndarray]:
-    """Every input and golden file of a gen_data directory, shaped; keys as ``case_layout``."""
+def read_files(data_dir: str | os.PathLike, layout: dict[str, tuple[Any, tuple[int, ...]]]) -> dict[str, np.ndarray]:
+    """The files of a layout (key ``'input/x'`` -> (dtype, shape), read from ``DIR/input/x.bin``), shaped."""
     out = {}
-    for key, (dtype, shape) in case_layout(batch, num_head, seq, dv, dk).items():
+    for key, (dtype, shape) in layout.items():
         count = int(np.prod(shape))
         out[key] = read_bin(os.path.join(data_dir, key + ".bin"), dtype, count).reshape(shape)
     return out
+
+
+def load_case(data_dir: str | os.PathLike, batch: int, num_head: int, seq: int, dv: int,
+              dk: int) -> dict[str, np.ndarray]:
+    """Every input and golden file of a KV gen_data directory, shaped; keys as ``case_layout``."""
+    return read_files(data_dir, case_layout(batch, num_head, seq, dv, dk))

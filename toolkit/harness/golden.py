@@ -1,7 +1,9 @@
-"""Golden comparison: the sample's ``CompareBf16`` gate and generic verifiers for other kernels.
+"""Golden comparison: the sample hosts' gates (``CompareBf16``, ``CompareFloat``) and generic verifiers
+for other kernels.
 
-Number formatting mirrors a C ``printf("%f")``: values, diffs and the precision use six decimals
-(``%.6f``); indices are plain integers; infinities print as ``inf``.
+``CompareBf16`` formats numbers as a C ``printf("%f")``: values, diffs and the precision use six decimals
+(``%.6f``); indices are plain integers; infinities print as ``inf``. ``CompareFloat`` prints as an
+iostream does (six significant digits, ``%g``).
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import numpy as np
 from toolkit.ascendc.dtypes import BF16
 
 BF16_COMPARE_TOL = 6e-2
+FLOAT_COMPARE_TOL = 1e-3
 MAX_MISMATCH_LINES = 20
 
 
@@ -50,6 +53,10 @@ class CompareResult:
         max_diff = self.max_diff if np.isfinite(self.max_diff) else "inf"
         return {"errors": self.errors, "max_diff": max_diff,
                 "max_diff_index": self.max_diff_index, "precision": self.precision}
+
+    def describe(self, name: str) -> str:
+        """One line for a failed gate: ``NAME E errors (max diff M)``."""
+        return f"{name} {self.errors} errors (max diff {self.max_diff:g})"
 
 
 #: elements compared at a time: the fp32 temporaries stay bounded whatever the output size
@@ -96,6 +103,36 @@ def CompareBf16(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = 
                          passed=errors == 0)
 
 
+def _g(v: float) -> str:
+    """iostream default formatting of a float (6 significant digits, as ``%g``)."""
+    return f"{float(v):g}"
+
+
+def CompareFloat(name: str, actual: np.ndarray, golden: np.ndarray, tol: float = FLOAT_COMPARE_TOL) -> CompareResult:
+    """The float gate of the sample hosts (the softmax sample's ``CompareFloat``, fp32 outputs).
+
+    ``diff = |actual - golden|`` in float; ``diff > tol`` is an error; a strictly larger diff moves
+    the max (first occurrence wins); NaN diffs fail both comparisons (neither error nor max). Numbers in iostream
+    default formatting; the result is a :class:`CompareResult`, as ``CompareBf16``'s."""
+    a = np.asarray(actual, np.float32).ravel()
+    g = np.asarray(golden, np.float32).ravel()
+    n = g.size
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(a[:n] - g)
+        bad = np.flatnonzero(diff > np.float32(tol))
+        finite = np.where(np.isnan(diff), np.float32(-1), diff)
+    idx = int(np.argmax(finite)) if n else 0
+    max_diff = float(max(finite[idx], 0.0)) if n else 0.0
+    idx = idx if max_diff > 0 else 0
+    errors = int(bad.size)
+    precision = float(np.float32((n - errors) / n * 100)) if n else 100.0
+    lines = [f"{name} mismatch index {i}, expected {_g(g[i])}, actual {_g(a[i])}, diff {_g(diff[i])}"
+             for i in bad[:MAX_MISMATCH_LINES]]
+    lines.append(f"{name} precision {_g(precision)}%, errors {errors}, max diff {_g(max_diff)} at {idx}")
+    return CompareResult(name=name, n=n, errors=errors, max_diff=max_diff, max_diff_index=idx, precision=precision,
+                         lines=lines, passed=errors == 0)
+
+
 @dataclass
 class CheckResult:
     """Outcome of ``check_abs`` / ``check_rel_sum``."""
@@ -105,6 +142,10 @@ class CheckResult:
     worst_error: float    # largest error in the check's own measure (inf for NaN)
     failures: int         # elements outside the tolerance
     n: int = 0            # element count
+
+    def describe(self, name: str) -> str:
+        """One line for a failed gate: ``NAME F errors (max error W)``."""
+        return f"{name} {self.failures} errors (max error {self.worst_error:g})"
 
 
 def _check(err: np.ndarray, limit: np.ndarray | float, nan_mask: np.ndarray) -> CheckResult:

@@ -22,6 +22,16 @@ REGISTRY = MappingProxyType({
                      "RV_VCVT_I2F", "RV_VCVT_I2I", "RV_VSQZ", "RV_VINTLV", "RV_VMULA", "RV_VCI", "RV_VSELR"),
                     "compute"),
     **dict.fromkeys(("RV_PLT", "RV_PSET", "RV_PMOV", "RV_PLOGIC"), "mask"),
+    # Reg breadth (issue 18)
+    **dict.fromkeys(("RV_VNEG", "RV_VAND", "RV_VOR", "RV_VXOR", "RV_VNOT", "RV_VSHL", "RV_VSHR", "RV_VSHLS",
+                     "RV_VSHRS", "RV_VADDC", "RV_VSUBC", "RV_VMULL", "RV_VABSDIF", "RV_VAXPY", "RV_VMADD",
+                     "RV_VEXPSUB", "RV_VMULSCVT", "RV_VLRELU", "RV_VPRELU", "RV_VTRC", "RV_VDINTLV", "RV_VPACK",
+                     "RV_VUNPACK", "RV_VUSQZ", "RV_VMOV", "RV_VCGADD", "RV_VCGMAX", "RV_VCGMIN", "RV_VCPADD",
+                     "RV_VHIST", "RV_SPRCLR"), "compute"),
+    **dict.fromkeys(("RV_PSEL", "RV_PPACK", "RV_PUNPACK", "RV_PINTLV", "RV_PDINTLV", "RV_PMOVMSK", "RV_VMOVVP"),
+                    "mask"),
+    "RV_VGATHERB": "load",
+    "RV_VSCATTER": "store",
     "RV_VLOOP": "loop",
     "RV_MEMBAR": "membar",
 })
@@ -46,3 +56,9 @@ def check(machine) -> tuple[list[str], list[str]]:
             missing.append(f"{op}: a {kind} opcode on unit {cost.unit}")
     unused = [op for op in machine.instructions if op not in REGISTRY]
     return missing, unused
+
+
+def assumed(machine) -> list[str]:
+    """Opcodes whose cost entry is a stated assumption ("assumed like ..."), not a measured or documented
+    figure: what calibrate.py lists so that they are not mistaken for calibrated numbers."""
+    return sorted(op for op, cost in machine.instructions.items() if "assum" in cost.source.lower())

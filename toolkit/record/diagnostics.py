@@ -52,7 +52,7 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "SYNC_UNPAIRED": (ERROR, False, "SetFlag/WaitFlag and Mutex Lock/Unlock pair up: a wait nobody signals hangs its pipe, a second SetFlag of one event and id before its WaitFlag is undefined"),
     "CROSS_CORE_DEADLOCK": (ERROR, True, "a core that waits for other cores (SyncAll, CrossCoreWaitFlag, IBWait, WaitPreBlock) needs them to reach the matching signal; otherwise it hangs"),
     "ZEROING_ACCUMULATOR": (WARNING, False, "an accumulator updated in ZEROING mode under a partial mask loses the lanes outside it; use MERGING"),
-    "REGISTER_LIMIT": (ERROR, True, "VF register file limits (UnalignReg 4+4, loop nesting 4)"),
+    "REGISTER_LIMIT": (ERROR, True, "VF register file limits (UnalignRegForLoad 4, UnalignRegForStore 4)"),
     "REGISTER_SPILL": (WARNING, False, "more than 32 RegTensor / 8 MaskReg live in one VF spill to UB"),
     "BAD_PARAMETER": (ERROR, True, "API parameter outside its documented range"),
     "DATACOPY_TRUNCATED": (WARNING, False, "DataCopy moves whole 32 B blocks: a count whose bytes are not a multiple of 32 loses its tail (use DataCopyPad)"),
@@ -61,6 +61,7 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "VF_SOFTWARE_LOOP": (WARNING, False, "a VF loop with while/do, continue, break, return, goto, switch, a data-dependent if or ?: cannot be a hardware loop: the compiler emits scalar branches per iteration (slow)"),
     "KERNEL_ASSERT": (ERROR, True, "a kernel assert / ascendc_assert whose condition is false stops the core (its message is printed)"),
     "KERNEL_TRAP": (ERROR, True, "Trap() stops the core"),
+    "SQUEEZE_STATUS_MISSING": (ERROR, False, "the AR form of StoreUnAlign stores the byte count of the Squeeze<STORE_REG> before it: the two must alternate"),
     "UNSUPPORTED_API": (ERROR, True, "the emulator implements the Ascend C surface listed in the README; other names or forms are refused"),
 }
 

@@ -34,13 +34,16 @@ def make_points(sources: list[str], combos: list[dict], fixed: list[str], includ
 
 
 def run_point(point: dict) -> dict:
+    """One point: build and run under one deadline (``timeout`` bounds both), its row."""
     from toolkit.asc.build import BuildError, build
     from toolkit.asc.runner import run_program
+    from toolkit.console.children import Deadline
+    deadline = Deadline(point["timeout"])
     try:
-        built = build(point["source"], point["include_dirs"], point["defines"])
+        built = build(point["source"], point["include_dirs"], point["defines"], deadline=deadline)
     except BuildError as err:
         return make_row(point["series"], point["params"], CRASH, f"build: {' '.join(str(err).split())}"[:400])
-    run = run_program(built, point["args"], timeout=point["timeout"], vf_fusion=point.get("vf_fusion", False))
+    run = run_program(built, point["args"], vf_fusion=point.get("vf_fusion", False), deadline=deadline)
     return program_row(point["series"], point["params"], run)
 
 

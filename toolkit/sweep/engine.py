@@ -17,9 +17,19 @@ import functools
 import multiprocessing
 import os
 import signal
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Hashable, Sequence
+
+from toolkit.console.children import (
+    become_subreaper,
+    children_of,
+    kill_tree,
+    proc_table,
+    reap,
+)
+from toolkit.console.outputs import held_signals
 
 PointFn = Callable[[dict], dict]
 
@@ -42,17 +52,32 @@ def guarded(fn: PointFn, point: dict) -> dict:
         return crash_row(point, f"crash: {type(err).__name__}: {text}"[:400])
 
 
+#: seconds the workers have to unwind after SIGTERM before they (and what they started) are killed
+STOP_GRACE_S = 3.0
+
+
 def _stop(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
 def _worker_init() -> None:
-    """Pool workers leave Ctrl-C to the parent, which stops the pool with SIGTERM: that unwinds the point
-    in progress (an ``.asc`` program's process group is killed on the way out), then the worker exits."""
+    """Pool workers leave Ctrl-C to the parent, which stops the pool with SIGTERM (a hangup too): that
+    unwinds the point in progress (the children it owns are killed, its temp files removed), then the
+    worker exits (:func:`_in_worker`): it never starts another point."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)
     if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, _stop)
+
+
+def _in_worker(fn: PointFn, point: dict) -> dict:
+    """A point in a pool worker: its row; told to stop, the worker unwinds the point and exits at once
+    (the pool would otherwise hand it the next point it has queued)."""
+    try:
+        return guarded(fn, point)
+    except BaseException as stop:
+        code = stop.code if isinstance(stop, SystemExit) and isinstance(stop.code, int) else 128 + signal.SIGTERM
+        os._exit(code)
 
 
 def _context():
@@ -112,8 +137,10 @@ def _run_local(fn: PointFn, points: list[dict], jobs: int, tick: Callable[[], No
             tick()
         return out  # type: ignore[return-value]
     broken: list[int] = []
+    become_subreaper()                             # a killed worker's children come to us, to be killed
+    before = children_of(os.getpid(), proc_table() or {})
     with ProcessPoolExecutor(min(jobs, len(points)), mp_context=_context(), initializer=_worker_init) as pool:
-        futures = {pool.submit(guarded, fn, p): k for k, p in enumerate(points)}
+        futures = {pool.submit(_in_worker, fn, p): k for k, p in enumerate(points)}
         try:
             for f in as_completed(futures):
                 try:
@@ -122,27 +149,36 @@ def _run_local(fn: PointFn, points: list[dict], jobs: int, tick: Callable[[], No
                     broken.append(futures[f])
                 tick()
         except BaseException:                     # interrupted: stop the workers, do not wait for the points
-            _terminate(pool)
+            _terminate(pool, before)
             raise
     for k in sorted(broken):         # a worker died: run each affected point alone to find which one
         out[k] = _run_isolated(fn, points[k])
     return out  # type: ignore[return-value]
 
 
-def _terminate(pool: ProcessPoolExecutor) -> None:
+def _terminate(pool: ProcessPoolExecutor, spare: set[int] = frozenset()) -> None:
+    """Stop every worker now: SIGTERM first (each unwinds its point and exits), then nothing new is
+    queued; a worker still alive after :data:`STOP_GRACE_S` is killed with everything below it."""
     workers = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in workers:
-        if proc.is_alive():
-            proc.terminate()
-    for proc in workers:
-        proc.join(timeout=10)
+    with held_signals():
+        for proc in workers:
+            if proc.is_alive():
+                proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        end = time.monotonic() + STOP_GRACE_S
+        for proc in workers:
+            proc.join(timeout=max(end - time.monotonic(), 0.0))
+        pids = {p.pid for p in workers if p.pid is not None}
+        killed = kill_tree(pids, spare=spare)
+        for proc in workers:
+            proc.join(timeout=1.0)
+        reap(killed - pids)
 
 
 def _run_isolated(fn: PointFn, point: dict) -> dict:
     with ProcessPoolExecutor(1, mp_context=_context(), initializer=_worker_init) as pool:
         try:
-            return pool.submit(guarded, fn, point).result()
+            return pool.submit(_in_worker, fn, point).result()
         except BrokenProcessPool:
             return crash_row(point, "crash: the worker process died (killed by a signal or os._exit)")
 

@@ -59,7 +59,7 @@ def run_page(run) -> str:
     sides = _sides([("", run)])
     sections = [H.verdict_section(_program_gates(name, run), outputs, [],
                                   ("launch", "output", "dtype", "bytes written"))]
-    sections += _shared_sections(sides) + [_program_output([("", run)])]
+    sections += (_shared_sections(sides) if sides else []) + [_program_output([("", run)])]
     verdict = "PASS" if run_passed(run) else "FAIL"
     return H.page(f"migrate-check run {name}", f"{run.source}: {len(run.launches)} launch(es), {verdict}", sections)
 
@@ -82,6 +82,7 @@ def compare_page(ra, rb, result: dict, names: tuple[str, str] = ("a", "b")) -> s
     sections = [H.verdict_section(gates, outputs, advisor,
                                   ("launch", "output", "dtype", "elements", "max |a-b|", "errors", "tolerance"), notes)]
     runs = [(f"{names[0]}: ", ra), (f"{names[1]}: ", rb)]
-    sections += _shared_sections(_sides(runs)) + [_program_output(runs)]
+    sides = _sides(runs)
+    sections += (_shared_sections(sides) if sides else []) + [_program_output(runs)]
     title = f"migrate-check compare {os.path.basename(ra.source)} {os.path.basename(rb.source)}"
     return H.page(title, f"a = {ra.source}; b = {rb.source}; {'PASS' if result['passed'] else 'FAIL'}", sections)

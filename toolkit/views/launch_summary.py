@@ -4,7 +4,7 @@ the same launch.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable
 
 from toolkit.engine.launch import LaunchResult
 from toolkit.machine import Machine
@@ -15,6 +15,15 @@ from toolkit.timing.model import TimingModel
 from .counters import run_counters
 from .cycles import cycle_summary
 from .ub_report import UbReport, ub_report
+
+
+def gate(diagnostics: Iterable, ub: UbReport | None = None, checks: Iterable = ()) -> bool:
+    """The pass/fail gate of one launch, for every route and operator: every check of its outputs passed
+    (anything with ``passed``), its UB plan fits the budget (when there is a plan to judge) and no
+    diagnostic has error severity. A core that aborted did so on a fatal diagnostic, which is an error
+    in the list, so an aborted launch fails here too."""
+    return (all(c.passed for c in checks) and (ub is None or ub.fits)
+            and not any(d.severity == ERROR for d in diagnostics))
 
 
 def launch_ub(result: LaunchResult) -> UbReport:
@@ -47,14 +56,6 @@ def launch_summary(result: LaunchResult, model: TimingModel | None = None, timin
     timing = timing if timing is not None else model.launch(result)
     cycles = cycle_summary(timing, result.aborted)
     diags = list(result.diagnostics)
-    passed = ub.fits and not any(d.severity == ERROR for d in diags)
-    return {"kernel": result.kernel, "block_dim": result.block_num, "passed": passed, "ub": ub.to_json(),
+    return {"kernel": result.kernel, "block_dim": result.block_num, "passed": gate(diags, ub), "ub": ub.to_json(),
             "counters": launch_counters(result, machine), "cycles": cycles,
             "diagnostics": [d.to_json() for d in diags]}
-
-
-def time_launches(launches: Mapping[str, LaunchResult], machine: Machine) -> tuple[TimingModel, dict, dict]:
-    """(the cycle model, name -> KernelTiming, name -> cycle summary) of launches shown side by side."""
-    model = TimingModel(machine)
-    timings = {k: model.launch(r) for k, r in launches.items()}
-    return model, timings, {k: cycle_summary(timings[k], aborted=r.aborted) for k, r in launches.items()}

@@ -78,7 +78,7 @@ def _diag_line(d: dict) -> str:
 
 def run_text(run) -> str:
     parts = [launch_text(k, lr) for k, lr in enumerate(run.launches)]
-    parts += [f"error UNSUPPORTED_API on the host at {e['message']}" for e in run.host_errors]
+    parts += [f"error {e.get('code', 'UNSUPPORTED_API')} on the host at {e['message']}" for e in run.host_errors]
     if run.failure:
         parts.append(f"program: {run.failure}")
     status = run.exit_status

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from operators.simd_vf_story.common import AlignUp
-from operators.simd_vf_story.hostlib import Case, Check, abs_check
+from operators.simd_vf_story.hostlib import Check, abs_check
+from toolkit.harness.case import Case
 
 TOLERANCE = 1e-3
 SHAPES = {"tail": (17, 1, 653), "head": (17, 1, 653), "mid": (8, 3, 653)}

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from operators.simd_vf_story.hostlib import Case, Check, abs_check
+from operators.simd_vf_story.hostlib import Check, abs_check
+from toolkit.harness.case import Case
 from toolkit.harness.cpp_random import uniform_real_float
 
 N = 19500

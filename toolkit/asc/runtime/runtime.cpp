@@ -32,6 +32,8 @@ PyObject* PyTuple_GetItem(PyObject* t, Py_ssize_t_ i);
 PyObject* PyLong_FromLongLong(long long v);
 PyObject* PyFloat_FromDouble(double v);
 PyObject* PyUnicode_FromString(const char* s);
+PyObject* PyUnicode_DecodeFSDefault(const char* s);
+PyObject* PyLong_FromUnsignedLongLong(unsigned long long v);
 long long PyLong_AsLongLong(PyObject* o);
 double PyFloat_AsDouble(PyObject* o);
 PyObject* PyErr_Occurred(void);
@@ -42,6 +44,7 @@ void Py_DecRef(PyObject* o);
 }
 
 namespace __asc {
+void write_status(const char* what);           // the one status line of a crash, a stop or an internal error
 unsigned char* ub_base = nullptr;
 long long scalar_reads = 0;
 
@@ -52,15 +55,31 @@ PyObject* g_abort = nullptr;
 std::unordered_map<const void*, long long> g_files;
 const void* g_last_file_ptr = nullptr;
 long long g_last_file_id = -1;
-// what the crash handler reports
+// The program's site the runtime is at: its last API call, or the VF / loop / launch it entered. The
+// crash and timeout reports name it, and a call the runtime makes on the program's behalf (a destructor,
+// a VF gate, a loop guard) is reported there, never at a line of ours.
 const char* g_cur_file = "?";
 unsigned g_cur_line = 0;
+const char* g_cur_kind = "api";
 const char* g_cur_kernel = nullptr;
 long long g_cur_core = -1;
 
+#ifndef __ASC_PKG_DIR
+#define __ASC_PKG_DIR "/nonexistent"
+#endif
+bool internal_file(const char* f) {           // our runtime and headers (toolkit/asc/...)
+    static const size_t n = std::strlen(__ASC_PKG_DIR);
+    return std::strncmp(f, __ASC_PKG_DIR, n) == 0 && f[n] == '/';
+}
+void at_site(const char* file, unsigned line, const char* kind) {
+    g_cur_file = file;
+    g_cur_line = line;
+    g_cur_kind = kind;
+}
 [[noreturn]] void fatal(const char* what) {
-    if (PyErr_Occurred()) PyErr_Print();
-    std::fprintf(stderr, "migrate-check runtime: %s\n", what);
+    if (PyErr_Occurred()) PyErr_Print();       // into the child's Python stderr: the tool's channel
+    std::string line = std::string("internal error: ") + what;
+    write_status(line.c_str());
     std::fflush(nullptr);
     std::_Exit(70);
 }
@@ -85,7 +104,7 @@ long long file_id(const char* file) {
     } else {
         PyObject* fn = PyObject_GetAttrString(bridge(), "register_file");
         PyObject* args = PyTuple_New(1);
-        PyTuple_SetItem(args, 0, PyUnicode_FromString(file));
+        PyTuple_SetItem(args, 0, PyUnicode_DecodeFSDefault(file));   // any bytes: a path, a name
         PyObject* r = PyObject_Call(fn, args, nullptr);
         Py_DecRef(args);
         Py_DecRef(fn);
@@ -113,13 +132,19 @@ Obj* api(const char* name) {
 
 Ret Call::go() {
     bridge();
-    g_cur_file = loc_.file_name();
-    g_cur_line = loc_.line();
+    const char* file = loc_.file_name();
+    unsigned line = loc_.line();
+    if (internal_file(file)) {
+        file = g_cur_file;
+        line = g_cur_line;
+    } else {
+        at_site(file, line, "api");
+    }
     PyObject* t = PyTuple_New(3 + n_);
     Py_IncRef((PyObject*)fn_);
     PyTuple_SetItem(t, 0, (PyObject*)fn_);
-    PyTuple_SetItem(t, 1, PyLong_FromLongLong(file_id(loc_.file_name())));
-    PyTuple_SetItem(t, 2, PyLong_FromLongLong(loc_.line()));
+    PyTuple_SetItem(t, 1, PyLong_FromLongLong(file_id(file)));
+    PyTuple_SetItem(t, 2, PyLong_FromLongLong(line));
     for (int k = 0; k < n_; ++k)
         PyTuple_SetItem(t, 3 + k, words_[k].is_float ? PyFloat_FromDouble(words_[k].d)
                                                      : PyLong_FromLongLong(words_[k].i));
@@ -174,6 +199,7 @@ unsigned long long ub_lo = 0, ub_hi = 0;
 void VfGate::open(const char* name, int nparams, int no_fusion, const char* file, int line, bool keyable,
                   const std::string& key) {
     SL loc = SL::current();
+    at_site(file, (unsigned)line, "vf");
     h_ = rt("rt.vf_begin", {file_id(name), nparams, no_fusion, file_id(file), line, keyable ? 1 : 0,
                             (i64)(uintptr_t)key.data(), (i64)key.size()}, loc).i();
 }
@@ -185,6 +211,7 @@ VfGate::~VfGate() {
     }
 }
 VfLoop::VfLoop(int hardware, int unroll, const char* reason, const char* file, int line) {
+    at_site(file, (unsigned)line, "loop");
     h_ = rt("rt.loop_begin", {hardware, unroll, file_id(reason), file_id(file), line}).i();
 }
 VfLoop::~VfLoop() {
@@ -196,16 +223,28 @@ void vf_call_site(const char* file, int line, int nargs, int scalar_args) {
 }
 
 // -- launches -------------------------------------------------------------------------------------
+namespace {
+const char* g_launch_file = "?";
+unsigned g_launch_line = 0;
+}  // namespace
 i64 launch_begin(const char* name, const char* file, int line, unsigned block_dim) {
     g_cur_kernel = name;
+    g_launch_file = file;
+    g_launch_line = (unsigned)line;
+    at_site(file, (unsigned)line, "launch");
     return rt("rt.launch_begin", {file_id(name), file_id(file), line, (i64)block_dim}).i();
 }
-void launch_run(i64 launch, void* body) { rt("rt.launch_run", {launch, (i64)(uintptr_t)body}); }
+void launch_run(i64 launch, void* body) {
+    at_site(g_launch_file, g_launch_line, "launch");
+    rt("rt.launch_run", {launch, (i64)(uintptr_t)body});
+}
 void launch_arg_ptr(i64 launch, int index, i64 addr, int dtype) {
     rt("rt.launch_arg", {launch, index, addr, dtype});
 }
 void launch_end(i64 launch) {
+    at_site(g_launch_file, g_launch_line, "launch");
     rt("rt.launch_end", {launch});
+    at_site(g_launch_file, g_launch_line, "after-launch");
     g_cur_kernel = nullptr;
     g_cur_core = -1;
 }
@@ -269,9 +308,24 @@ aclError aclrtCreateStream(aclrtStream* s) { if (s) *s = &g_stream_token; return
 aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
 aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
 aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
+// Device memory is host memory the emulator manages (toolkit.asc.program.device_alloc): a request it
+// cannot meet is ACL_ERROR_BAD_ALLOC, as on the device, with *p set to nullptr.
 aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy) {
     if (!p) return ACL_ERROR_INVALID_PARAM;
-    long long addr = acl("rt.gm_alloc", {(long long)size}).i();
+    static PyObject* alloc = nullptr;
+    if (!alloc) {
+        PyObject* mod = PyImport_ImportModule("toolkit.asc.program");
+        alloc = mod ? PyObject_GetAttrString(mod, "device_alloc") : nullptr;
+        if (!alloc) __asc::fatal("toolkit.asc.program lacks device_alloc");
+    }
+    PyObject* args = PyTuple_New(1);
+    PyTuple_SetItem(args, 0, PyLong_FromUnsignedLongLong((unsigned long long)size));
+    PyObject* r = PyObject_Call(alloc, args, nullptr);
+    Py_DecRef(args);
+    if (!r) __asc::fatal("device_alloc failed");
+    long long addr = PyLong_AsLongLong(r);
+    Py_DecRef(r);
+    if (PyErr_Occurred()) { PyErr_Clear(); addr = 0; }
     *p = (void*)(uintptr_t)addr;
     return addr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
 }
@@ -311,12 +365,16 @@ int status_fd() {
     static int fd = [] { const char* s = std::getenv("ASC_STATUS_FD"); return s ? std::atoi(s) : 2; }();
     return fd;
 }
-void write_status(const char* what) {
-    char buf[1024];
-    int n = std::snprintf(buf, sizeof buf, "%s\t%s\t%u\t%s\t%lld\n", what, __asc::g_cur_file, __asc::g_cur_line,
-                          __asc::g_cur_kernel ? __asc::g_cur_kernel : "", __asc::g_cur_core);
+}  // namespace
+// One line: what, file, line, kernel, core, the kind of site (api/vf/loop/launch); async-signal-safe.
+void __asc::write_status(const char* what) {
+    char buf[4096];
+    int n = std::snprintf(buf, sizeof buf, "%s\t%s\t%u\t%s\t%lld\t%s\n", what, __asc::g_cur_file, __asc::g_cur_line,
+                          __asc::g_cur_kernel ? __asc::g_cur_kernel : "", __asc::g_cur_core, __asc::g_cur_kind);
     if (n > 0) (void)!::write(status_fd(), buf, (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
 }
+namespace {
+using __asc::write_status;
 void on_signal(int sig) {
     write_status(sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
                  : sig == SIGILL ? "SIGILL" : "SIGABRT");

@@ -15,8 +15,7 @@ from . import DEFINITIONS, NAMES, STRUCTS, lookup
 from .spec import ARG_KINDS, SENT_TPARAMS, TYPE, ApiDef, Form
 
 #: registered opcodes no API definition names, and why
-UNCLAIMED_OPCODES = {"RV_VLOOP": "a hardware-loop entry, recorded by the loop guard of a VF body",
-                     "RV_VINTLV": "costed ahead of Reg::Interleave, which no definition emulates yet"}
+UNCLAIMED_OPCODES = {"RV_VLOOP": "a hardware-loop entry, recorded by the loop guard of a VF body"}
 
 
 def _target(fn: Any) -> tuple[Callable, int]:

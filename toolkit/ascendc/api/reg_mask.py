@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from toolkit.ascendc import regbase as Reg
 
-from .spec import Family, api, form, mask, scalar, sref, tenum, thidden, ttype
+from .spec import Family, api, cmask, form, mask, reg, scalar, sref, tded, tenum, thidden, ttype
 
 FAMILY = Family("reg.mask", "AscendC::Reg", "reg_mask.h", Reg, doc_root="基础API/Reg矢量计算")
 
-_TRAIT = thidden("Trait", "class", "RegTraitNumOne")
+_TRAIT = thidden("regTrait", "const RegTrait&", "RegTraitNumOne")
 _MASK_DOC = "寄存器数据类型/MaskReg.md"
 
 
@@ -30,10 +30,16 @@ APIS = [
     _logic("MaskXor", "Xor"),
     _logic("MaskNot", "Not", unary=True),
     api(FAMILY, "Move", Reg.Move, form(mask("dst"), mask("src"), mask()), form(mask("dst"), mask("src")),
-        opcodes=("RV_PMOV",), doc="MaskReg计算/Move.md", note="the MaskReg forms"),
+        form(ttype(), tenum("mode", "MaskMergeMode", "MERGING"), tded("U"), reg("dstReg", "U"), reg("srcReg", "U"),
+             cmask(), doc="基础API/Reg矢量计算/Reg数据搬入/Move.md"),
+        form(ttype(), tded("U"), reg("dstReg", "U"), reg("srcReg", "U"), doc="基础API/Reg矢量计算/Reg数据搬入/Move.md"),
+        opcodes=("RV_PMOV", "RV_VMOV"), doc="MaskReg计算/Move.md",
+        dtypes=("bool", "int8_t", "uint8_t", "int16_t", "uint16_t", "half", "bfloat16_t", "int32_t", "uint32_t",
+                "float", "int64_t", "uint64_t"),
+        note="MaskReg forms (PMOV: 0 outside the mask) and RegTensor forms (VMOV: MERGING only)"),
     api(FAMILY, "CreateAddrReg", Reg.CreateAddrReg,
         *(form(ttype("T", None), *[scalar(f"{n}{k}", t) for k in range(dims) for n, t in
                                    (("index", "uint16_t"), ("stride", "uint32_t"))], ret="AddrReg")
-          for dims in (1, 2, 3)),
+          for dims in (1, 2, 3, 4)),
         doc="寄存器数据类型/AddrReg.md"),
 ]

@@ -8,7 +8,7 @@ def tparam(p: TParam) -> str:
     if p.kind == NOTREG:
         return f"class {p.name}, ASC_NOT_REG({p.name})"
     if p.kind == DEDUCED:
-        return f"class {p.name}"
+        return f"{p.ctype} {p.name}"
     head = f"{p.ctype} {p.name}" if p.kind in (ENUM, TRAIT, VALUE) or (p.kind == HIDDEN and p.ctype != "class") \
         else f"class {p.name}"
     return head if p.default is None else f"{head} = {p.default}"

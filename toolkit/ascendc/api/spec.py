@@ -41,7 +41,7 @@ TRAIT = "trait"        #: a CastTrait value
 DEDUCED = "deduced"    #: a type the compiler deduces from an argument; not sent
 HIDDEN = "hidden"      #: accepted for source compatibility, not sent
 NOTREG = "notreg"      #: a deduced scalar type that must not be a register type (overload selection)
-VALUE = "value"        #: a non-type integral parameter (``uint8_t modeId``, ``int count``): sent, an int in Python
+VALUE = "value"        #: an integer non-type template parameter (``int16_t offset``), sent as its value
 SENT_TPARAMS = (TYPE, ELEM, ENUM, TRAIT, VALUE)
 
 
@@ -198,7 +198,9 @@ def tenum(name: str, enum: str, default: str | None = None) -> TParam:
 
 
 def ttrait(name: str = "trait") -> TParam:
-    return TParam(TRAIT, name, "CastTrait", "CastTrait{}")
+    """``const CastTrait& trait = castTrait`` (a reference, as the vendor's: any static trait object binds,
+    a ``static const`` one included)."""
+    return TParam(TRAIT, name, "const CastTrait&", "castTrait")
 
 
 def tvalue(name: str, ctype: str = "int", default: str | None = None) -> TParam:
@@ -207,6 +209,17 @@ def tvalue(name: str, ctype: str = "int", default: str | None = None) -> TParam:
 
 def tded(*names: str) -> tuple[TParam, ...]:
     return tuple(TParam(DEDUCED, n) for n in names)
+
+
+def tdedv(name: str, ctype: str) -> TParam:
+    """A deduced non-type template parameter (``const RegTrait& Tr`` of ``RegTensor<T, Tr>&``)."""
+    return TParam(DEDUCED, name, ctype)
+
+
+def tmode(default: str = "ZEROING") -> TParam:
+    """``auto mode = MaskMergeMode::ZEROING``: a MaskMergeMode or a pointer to a ``...SpecificMode``
+    struct (Div, Exp, Sqrt, Ln, Log, Log2, Log10); only its merge mode is sent."""
+    return TParam(ENUM, "mode", "auto", f"MaskMergeMode::{default}", of="MaskMergeMode")
 
 
 def thidden(name: str, ctype: str = "class", default: str | None = "void") -> TParam:
@@ -223,6 +236,11 @@ def reg(name: str, t: str = "R") -> Arg:
 
 def mask(name: str = "mask") -> Arg:
     return Arg(MASK, name, "MaskReg&")
+
+
+def cmask(name: str = "mask") -> Arg:
+    """An input mask the prototype takes by value (``MaskReg mask``): a temporary binds too."""
+    return Arg(MASK, name, "const MaskReg&")
 
 
 def ureg(name: str, ctype: str, part: str = "") -> Arg:

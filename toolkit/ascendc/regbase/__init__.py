@@ -23,24 +23,22 @@ from .arith import (
                     Sqrt,
                     Sub,
 )
+from .bitwise import And, Not, Or, ShiftLeft, ShiftLefts, ShiftRight, ShiftRights, Xor
+from .carry import AddC, Mull, SubC
 from .cast import Cast
-from .datamove import (
-                    CreateAddrReg,
-                    LoadAlign,
-                    LoadUnAlign,
-                    LoadUnAlignPre,
-                    StoreAlign,
-                    StoreUnAlign,
-                    StoreUnAlignPost,
-)
+from .datamove import CreateAddrReg, LoadAlign, StoreAlign
+from .discrete import Gather, GatherB, Scatter
+from .fused import AbsSub, Axpy, ExpSub, MulAddDst, MulDstAdd, MulsCast
+from .histogram import Histograms
 from .mask import CreateMask, UpdateMask
-from .reduce import Reduce, ReduceMax, ReduceMin, ReduceSum
+from .maskops import MaskGenWithRegTensor, MoveMask
+from .reduce import PairReduceElem, Reduce, ReduceDataBlock, ReduceMax, ReduceMin, ReduceSum
+from .relayout import DeInterleave, Interleave, Pack, Squeeze, UnPack, Unsqueeze
 from .select import (
                     Arange,
                     Compare,
                     Compares,
                     CompareScalar,
-                    Gather,
                     MaskAnd,
                     MaskNot,
                     MaskOr,
@@ -53,7 +51,10 @@ from .types import (
                     AddrReg,
                     CastTrait,
                     DataCopyMode,
+                    GatherMaskMode,
                     HighLowPart,
+                    HistogramsBinType,
+                    HistogramsType,
                     IndexOrder,
                     LoadDist,
                     MaskDist,
@@ -61,16 +62,20 @@ from .types import (
                     MaskPattern,
                     MaskReg,
                     MemType,
+                    PairReduce,
                     PostLiteral,
                     ReduceType,
                     RegLayout,
                     RegTensor,
                     RoundMode,
                     SatMode,
+                    SpecialPurposeReg,
                     StoreDist,
                     UnalignRegForLoad,
                     UnalignRegForStore,
 )
+from .unaligned import ClearSpr, Load, LoadUnAlign, LoadUnAlignPre, Store, StoreUnAlign, StoreUnAlignPost
+from .unary import LeakyRelu, Log, Log2, Log10, Neg, Prelu, Truncate
 from .vf import VLOOP, __no_simd_vf_fusion__, __simd_callee__, __simd_vf__, asc_vf_call
 
 VL_B32 = VL // 4

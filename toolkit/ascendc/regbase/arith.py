@@ -14,7 +14,9 @@ from toolkit.ascendc.dtypes import scalar_value
 from toolkit.ascendc.numerics import elementwise
 from toolkit.engine.runtime import current
 
+from .carry import add_with_carry, sub_with_carry
 from .mask import pset
+from .maskops import mask_select
 from .template import TArgs, template
 from .types import VL, HighLowPart, MaskMergeMode, MaskPattern, MaskReg, MemType, RegTensor
 from .vf import current_recorder
@@ -80,8 +82,10 @@ def _check_accumulator(dst: RegTensor, is_acc: bool, mask: MaskReg, w: int, mode
     dst.acc_lanes = active.copy() if mode is ZEROING or dst.acc_lanes is None else (dst.acc_lanes | active)
 
 
-def _binary(name: str, opcode: str, api: str):
-    def impl(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg) -> None:
+def _binary(name: str, opcode: str, api: str, carry=None):
+    def impl(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg, *more) -> None:
+        if more:                          # (carry, dst, src0, src1, mask): the carry-out form
+            return carry(t, dst, src0, src1, mask, *more)
         rec = current().vf or current_recorder()
         dt = t.type(0) or dst.dtype
         mode = t.enum(MaskMergeMode, ZEROING)
@@ -123,8 +127,8 @@ def _unary(name: str, opcode: str):
     return template(impl)
 
 
-Add = _binary("add", "RV_VADD", "Add")
-Sub = _binary("sub", "RV_VSUB", "Sub")
+Add = _binary("add", "RV_VADD", "Add", add_with_carry)
+Sub = _binary("sub", "RV_VSUB", "Sub", sub_with_carry)
 Mul = _binary("mul", "RV_VMUL", "Mul")
 Div = _binary("div", "RV_VDIV", "Div")
 Max = _binary("max", "RV_VMAX", "Max")
@@ -193,7 +197,10 @@ def Duplicate(t: TArgs, dst: RegTensor, value: Any, mask: MaskReg | None = None)
 
 @template
 def Select(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg) -> None:
-    """``Select(dst, src0, src1, mask)``: lane i = src0[i] where mask else src1[i] (VSEL)."""
+    """``Select(dst, src0, src1, mask)``: lane i = src0[i] where mask else src1[i] (VSEL); MaskReg operands:
+    the same per predicate bit (PSEL)."""
+    if isinstance(dst, MaskReg):
+        return mask_select(dst, src0, src1, mask)
     rec = current().vf or current_recorder()
     dt = t.type(0) or dst.dtype
     w = dt.itemsize

@@ -1,8 +1,15 @@
-"""RegBase ``Cast<DstT, SrcT, CastTrait>(dst, src, mask)`` with RegLayout lane placement (api-facts 8).
+"""RegBase ``Cast<DstT, SrcT, CastTrait>(dst, src, mask)`` with RegLayout lane placement (the RegLayout page's
+pseudocode), rounding and saturation modes (Cast page, tables 4-9).
 
 Width change: the instruction processes as many elements as fit the wider type. Narrow -> wide with
 ratio r: ``dst[j] = convert(src[r*j + layout])``; wide -> narrow: ``dst[r*j + layout] = convert(src[j])``
 and the other narrow slots of lane j are 0. The mask is read at the *source* element granularity.
+
+Saturation: with the documented default control register (CTRL[60] = 1: global mode) the trait's satMode
+is ignored and CTRL[48] / CTRL[59] decide; machine setting ``[numerics] cast_saturation`` = "global" models
+that (float -> int and int -> int saturate, float -> float follows ``float_to_bf16_overflow``); "per_trait"
+honours SatMode (UNKNOWN then falls back to the global rule). Int -> float always saturates (the page).
+The 4/8-bit float and int4 types are not emulated (no element type on the host).
 """
 from __future__ import annotations
 
@@ -14,8 +21,9 @@ from toolkit.ascendc.dtypes import BF16
 from toolkit.ascendc.numerics import convert, is_floating
 from toolkit.engine.runtime import current
 
+from .rounding import float_to_int, int_to_float, int_to_int
 from .template import TArgs, template
-from .types import VL, CastTrait, MaskMergeMode, MaskReg, RegLayout, RegTensor, RoundMode
+from .types import VL, CastTrait, MaskMergeMode, MaskReg, RegLayout, RegTensor, RoundMode, SatMode
 from .vf import current_recorder
 
 
@@ -30,52 +38,72 @@ def _opcode(src: np.dtype, dst: np.dtype) -> str:
                          (False, False): "I2I"}[(sf, df)]
 
 
+def _saturate(rec, trait: CastTrait, sdt: np.dtype, ddt: np.dtype) -> bool:
+    per_trait = rec.machine.params["numerics"]["cast_saturation"] == "per_trait"
+    if per_trait and trait.satMode != SatMode.UNKNOWN:
+        return trait.satMode == SatMode.SAT
+    if is_floating(sdt) and is_floating(ddt):
+        return rec.machine.params["numerics"]["float_to_bf16_overflow"] == "saturate"
+    return True                      # CTRL[59] = 0: float -> int and int -> int saturate
+
+
+def convert_elements(x: np.ndarray, ddt: np.dtype, rname: str, saturate: bool) -> np.ndarray:
+    """One conversion, element by element (rounding ``rname``: RINT/FLOOR/CEIL/ROUND/TRUNC/ODD/NONE)."""
+    sdt = x.dtype
+    if is_floating(sdt) and is_floating(ddt):
+        return convert(x, ddt, "RINT" if rname == "UNKNOWN" else rname, "saturate" if saturate else "inf_nan")
+    if is_floating(sdt):
+        return float_to_int(x, ddt, rname, saturate)
+    if is_floating(ddt):
+        return int_to_float(x, ddt, rname)
+    return int_to_int(x, ddt, saturate)
+
+
+def _round_name(trait: CastTrait, sdt: np.dtype, ddt: np.dtype) -> str:
+    rmode = trait.roundMode
+    if rmode == RoundMode.CAST_HYBRID:
+        current().report("BAD_PARAMETER", "Cast with RoundMode::CAST_HYBRID (hifloat8_t) is not emulated")
+    if is_floating(sdt) and ddt == BF16 and sdt.itemsize == 4 and rmode == RoundMode.CAST_NONE:
+        current().report("BAD_PARAMETER", "Cast float -> bfloat16_t needs a rounding mode (CAST_NONE is rejected)")
+    if rmode in (RoundMode.UNKNOWN, RoundMode.CAST_NONE):
+        return "RINT"                # NONE: round to nearest where the conversion can be inexact
+    return rmode.name.replace("CAST_", "")
+
+
 @template
 def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
-    ctx = current()
-    rec = ctx.vf or current_recorder()
+    rec = current_recorder()
     ddt = t.type(0) or dst.dtype
     sdt = t.type(1) or src.dtype
     trait = t.trait or CastTrait()
     layout = max(trait.layoutMode.value, 0) if trait.layoutMode != RegLayout.UNKNOWN else 0
     mode = trait.mrgMode if trait.mrgMode != MaskMergeMode.UNKNOWN else MaskMergeMode.ZEROING
-    rmode = trait.roundMode
-    if rmode == RoundMode.UNKNOWN:      # unspecified: round to nearest when narrowing a float, else exact
-        rmode = RoundMode.CAST_RINT if is_floating(sdt) and ddt.itemsize < sdt.itemsize else RoundMode.CAST_NONE
-    if is_floating(sdt) and ddt == BF16 and sdt.itemsize == 4 and rmode == RoundMode.CAST_NONE:
-        ctx.report("BAD_PARAMETER", "Cast float -> bfloat16_t needs a rounding mode (CAST_NONE is rejected)")
-    if rmode == RoundMode.CAST_HYBRID:
-        ctx.report("BAD_PARAMETER", "Cast with RoundMode::CAST_HYBRID is not emulated")
-    rname = rmode.name.replace("CAST_", "")
-    overflow = rec.machine.params["numerics"]["float_to_bf16_overflow"]
+    rname = _round_name(trait, sdt, ddt)
+    saturate = _saturate(rec, trait, sdt, ddt)
     ws, wd = sdt.itemsize, ddt.itemsize
     x = src.raw.view(sdt)
     sdef = src.lane_defined(ws)
     old_id = dst.id
     if ws < wd:                                   # narrow -> wide: pick slot r*j + layout
-        r = wd // ws
-        sel = _slots(VL // wd, r, layout)
-        vals = convert(x[:, sel], ddt, rname, overflow)
+        sel = _slots(VL // wd, wd // ws, layout)
+        result = convert_elements(x[:, sel], ddt, rname, saturate)
         active = mask.lanes(ws)[0][:, sel]
         lane_def = None if sdef is None else sdef[:, sel]
         out_lane = ddt
-        result = vals
     elif ws > wd:                                 # wide -> narrow: write slot r*j + layout of lane j
-        r = ws // wd
-        vals = convert(x, ddt, rname, overflow)
+        vals = convert_elements(x, ddt, rname, saturate)
         active = mask.lanes(ws)[0]
         lane_def = sdef
         result = np.zeros((vals.shape[0], VL // wd), dtype=ddt)
-        result[:, _slots(vals.shape[1], r, layout)] = vals
+        result[:, _slots(vals.shape[1], ws // wd, layout)] = vals
         result = result.view(np.dtype(f"uint{8 * ws}"))   # handle lanes at the source width
         out_lane = result.dtype
     else:
-        vals = convert(x, ddt, rname, overflow)
+        result = convert_elements(x, ddt, rname, saturate)
         active = mask.lanes(ws)[0]
         lane_def = sdef
-        result, out_lane = vals, ddt
-    full = bool(active.all())
-    if not full:
+        out_lane = ddt
+    if not bool(active.all()):
         if mode == MaskMergeMode.MERGING:
             result = np.where(active, result, dst.raw.view(out_lane))
             old_def = dst.lane_defined(out_lane.itemsize)      # inactive lanes keep dst (and its shadow)

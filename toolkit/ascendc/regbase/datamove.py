@@ -1,5 +1,5 @@
-"""UB <-> register moves: LoadAlign / StoreAlign (all dists, post-update, AddrReg, block-strided) and the
-unaligned pairs LoadUnAlignPre/LoadUnAlign and StoreUnAlign/StoreUnAlignPost (api-facts 3-5).
+"""Aligned UB <-> register moves: LoadAlign / StoreAlign (all dists, post-update, AddrReg, block-strided,
+MaskReg) and CreateAddrReg (api-facts 3-4); the unaligned pairs are in unaligned.py.
 
 Masked-off lanes of a store leave UB untouched. Loads carry the UB definedness shadow into the register.
 """
@@ -25,8 +25,6 @@ from .types import (
     PostLiteral,
     RegTensor,
     StoreDist,
-    UnalignRegForLoad,
-    UnalignRegForStore,
 )
 from .vf import current_recorder
 
@@ -132,18 +130,27 @@ def _load_dual(ctx, rec, t: TArgs, dist: str, dst: RegTensor, dst1: RegTensor, p
         ptr.addr += int(rest[0]) * ptr.dtype.itemsize
 
 
-#: MaskReg load/store dists: UB bytes moved (api-facts 2: NORM 32 B = VL/8; US 16 B, each bit twice;
-#: DS 64 B, every other bit) and the UB alignment they need
-_MASK_BYTES = {"NORM": 32, "US": 16, "DS": 64}
+#: MaskReg load dists: UB bytes read (MaskReg搬入: NORM VL/8 = 32 B; US VL/16 = 16 B, each bit twice; DS VL/4
+#: = 64 B, every other bit) and their alignment; store dists: NORM 32 B, PACK 16 B (every other bit)
+_MASK_LOAD = {"NORM": (32, 32), "US": (16, 16), "DS": (64, 32)}
+_MASK_STORE = {"NORM": (32, 32), "PACK": (16, 16)}
+
+
+def _mask_post(t: TArgs, ptr: UbPtr, rest: tuple) -> None:
+    """PostUpdate MaskReg forms: the pointer moves by ``offset`` bytes (the pages' unit for MaskReg)."""
+    if t.enum(PostLiteral) is POST_UPDATE:
+        ptr.addr += int(rest[0])
 
 
 def _load_mask(ctx, rec, t: TArgs, dst: MaskReg, ptr: UbPtr, *rest) -> None:
-    """``LoadAlign<T, MaskDist>(MaskReg&, src [, AddrReg])``: a predicate from UB (bit i = bit i of the bytes,
-    little-endian), as MaskDist spreads it."""
+    """``LoadAlign<T, [post,] MaskDist>(MaskReg&, src [, AddrReg | offset])``: a predicate from UB (bit i =
+    bit i % 8 of byte i // 8), as MaskDist spreads it."""
     dist = t.enum(MaskDist, MaskDist.DIST_NORM).value
-    addr, _ = _resolve_addr(ptr, rest)
-    n = _MASK_BYTES[dist]
-    data, _ = _read(ctx, addr, n, 32 if dist != "US" else 16, f"LoadAlign<MaskDist::{dist}>")
+    if dist not in _MASK_LOAD:
+        raise ValueError(f"LoadAlign of a MaskReg takes DIST_NORM, DIST_US or DIST_DS, not DIST_{dist}")
+    addr, rest = _resolve_addr(ptr, rest)
+    n, align = _MASK_LOAD[dist]
+    data, _ = _read(ctx, addr, n, align, f"LoadAlign<MaskDist::{dist}>")
     bits = np.unpackbits(data, axis=1, bitorder="little").astype(bool)
     if dist == "US":
         bits = np.repeat(bits, 2, axis=1)
@@ -151,22 +158,23 @@ def _load_mask(ctx, rec, t: TArgs, dst: MaskReg, ptr: UbPtr, *rest) -> None:
         bits = bits[:, 0::2]
     dst.set_bits(bits[:, :VL], rec)
     rec.emit("RV_VLD", dst.id, (), dist=f"MASK_{dist}", ub_addr=addr, ub_bytes=n)
+    _mask_post(t, ptr, rest)
 
 
 def _store_mask(ctx, rec, t: TArgs, ptr: UbPtr, src: MaskReg, *rest) -> None:
-    """``StoreAlign<T, MaskDist>(dst, MaskReg& [, AddrReg])``: the predicate's 256 bits to 32 B of UB."""
+    """``StoreAlign<T, [post,] MaskDist>(dst, MaskReg& [, AddrReg | offset])``: the predicate's 256 bits to 32 B
+    of UB (DIST_PACK: its even bits to 16 B)."""
     dist = t.enum(MaskDist, MaskDist.DIST_NORM).value
-    addr, _ = _resolve_addr(ptr, rest)
-    bits = src.bits
-    if dist == "DS":
-        bits = bits[:, 0::2]
-    elif dist == "US":
-        bits = np.repeat(bits, 2, axis=1)
+    if dist not in _MASK_STORE:
+        raise ValueError(f"StoreAlign of a MaskReg takes DIST_NORM or DIST_PACK, not DIST_{dist}")
+    addr, rest = _resolve_addr(ptr, rest)
+    bits = src.bits[:, 0::2] if dist == "PACK" else src.bits
     raw = np.packbits(bits.astype(np.uint8), axis=1, bitorder="little")
-    n = raw.shape[1]
-    ctx.ub.check(addr, n, f"StoreAlign<MaskDist::{dist}>", 32 if n >= 32 else 16)
+    n, align = _MASK_STORE[dist]
+    ctx.ub.check(addr, n, f"StoreAlign<MaskDist::{dist}>", align)
     ctx.ub.wr(addr, raw)
     rec.emit("RV_VST", -1, (src.id,), dist=f"MASK_{dist}", ub_addr=addr, ub_bytes=n)
+    _mask_post(t, ptr, rest)
 
 
 def _block_base(t: TArgs, ptr: UbPtr, rep_stride: int) -> int:
@@ -240,13 +248,14 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
     if dist.startswith("INTLV"):
         src1: RegTensor = args[0]
         ew = _SUFFIX_BYTES[dist[6:]]
-        ub.check(dst.addr, 2 * VL, what, 32)
+        addr, _ = _resolve_addr(dst, args[1:-1])
+        ub.check(addr, 2 * VL, what, 32)
         b = src.raw.shape[0]
         both = np.stack([src.raw.reshape(b, -1, ew), src1.raw.reshape(b, -1, ew)], axis=2).reshape(b, -1)
         d0 = src.defined if src.defined is not None else np.ones((b, VL), bool)
         d1 = src1.defined if src1.defined is not None else np.ones((b, VL), bool)
-        ub.wr(dst.addr, both, np.stack([d0.reshape(b, -1, ew), d1.reshape(b, -1, ew)], axis=2).reshape(b, -1))
-        rec.emit("RV_VST", -1, (src.id, src1.id), mask=mask.id, dist=dist, ub_addr=dst.addr, ub_bytes=2 * VL)
+        ub.wr(addr, both, np.stack([d0.reshape(b, -1, ew), d1.reshape(b, -1, ew)], axis=2).reshape(b, -1))
+        rec.emit("RV_VST", -1, (src.id, src1.id), mask=mask.id, dist=dist, ub_addr=addr, ub_bytes=2 * VL)
         return
     addr, rest = _resolve_addr(dst, args[:-1])
     if dist.startswith("FIRST"):
@@ -296,110 +305,6 @@ def _store_blocks(ctx, rec, t: TArgs, ptr: UbPtr, src: RegTensor, blk_stride: in
              ub_bytes=32)
     if t.enum(PostLiteral) is POST_UPDATE:
         ptr.addr += rep_stride * 32
-
-
-# -- unaligned pairs ------------------------------------------------------------------------------
-@template
-def LoadUnAlignPre(t: TArgs, ureg: UnalignRegForLoad, src: UbPtr, areg: AddrReg | None = None) -> None:
-    """Cache the 32 B DataBlock containing ``src`` in ``ureg``."""
-    ctx = current()
-    rec = ctx.vf or current_recorder()
-    addr = src.addr + (areg.offset * src.dtype.itemsize if areg is not None else 0)
-    blk = addr // 32 * 32
-    data, shadow = _read(ctx, blk, 32, 1, "LoadUnAlignPre")
-    ureg.block_addr, ureg.block = blk, data.copy()
-    ureg.block_def = np.ones(data.shape, bool) if shadow is None else shadow.copy()
-    ureg.id = rec.new_id()
-    rec.emit("RV_VLDAS", ureg.id, (), ub_addr=blk, ub_bytes=32)
-
-
-@template
-def LoadUnAlign(t: TArgs, dst: RegTensor, ureg: UnalignRegForLoad, src: UbPtr, *args: Any) -> None:
-    """The 256 B starting at ``src``: head bytes from ``ureg``'s cached block, the rest from UB; then
-    ``ureg`` caches the block containing ``src + 256``; post-update ``src += stride`` if given."""
-    ctx = current()
-    rec = ctx.vf or current_recorder()
-    areg = args[0] if args and isinstance(args[0], AddrReg) else None
-    addr = src.addr + (areg.offset * src.dtype.itemsize if areg is not None else 0)
-    head_end = min((addr // 32 + 1) * 32, addr + VL) if addr % 32 else addr
-    body, shadow = _read(ctx, head_end, addr + VL - head_end, 1, "LoadUnAlign")
-    rows = rec.batch
-    raw = np.empty((rows, VL), np.uint8)
-    dd = np.ones((rows, VL), bool)
-    nhead = head_end - addr
-    if nhead:
-        if ureg.block_addr == addr // 32 * 32:
-            raw[:, :nhead] = ureg.block[:, addr % 32:]
-            dd[:, :nhead] = ureg.block_def[:, addr % 32:]
-        else:                    # no matching LoadUnAlignPre: the hardware splices stale bytes
-            raw[:, :nhead] = 0
-            dd[:, :nhead] = False
-    raw[:, nhead:] = body
-    if shadow is not None:
-        dd[:, nhead:] = shadow
-    dst.set(raw, None if dd.all() else dd, rec, 1)
-    rec.emit("RV_VLDUS", dst.id, (ureg.id,), ub_addr=head_end, ub_bytes=addr + VL - head_end)
-    nxt = (addr + VL) // 32 * 32
-    if nxt + 32 <= ctx.ub.size:
-        ureg.block_addr, ureg.block = nxt, ctx.ub.rd(nxt, 32).copy()
-        got = ctx.ub.rdef(nxt, 32)
-        ureg.block_def = np.ones((rows, 32), bool) if got is None else np.array(np.broadcast_to(got, (rows, 32)))
-    if args and not isinstance(args[0], AddrReg):
-        src.addr += int(args[0]) * src.dtype.itemsize
-
-
-@template
-def StoreUnAlign(t: TArgs, dst: UbPtr, src: RegTensor, ureg: UnalignRegForStore, count: Any = None) -> None:
-    """Write the first ``count`` elements of ``src`` at ``dst``: all bytes up to the last 32 B boundary are
-    written (with what ``ureg`` had pending); the trailing partial block stays pending; ``dst += count``."""
-    ctx = current()
-    rec = ctx.vf or current_recorder()
-    dt = t.type(0) or src.dtype
-    areg = count if isinstance(count, AddrReg) else None          # (dst, src, ureg, AddrReg): a whole VL
-    n = (VL // dt.itemsize if count is None or areg is not None else int(count)) * dt.itemsize
-    addr = dst.addr + (areg.offset * dst.dtype.itemsize if areg is not None else 0)
-    ctx.ub.check(addr, n, "StoreUnAlign", dt.itemsize)
-    rows = rec.batch
-    new = src.raw[:, :n]
-    new_def = np.ones((rows, n), bool) if src.defined is None else src.defined[:, :n]
-    pending = ureg.pending.shape[1]
-    if ureg.pending_addr is not None and ureg.pending_addr + pending == addr:
-        start = ureg.pending_addr
-        data = np.concatenate([ureg.pending, new], axis=1)
-        dd = np.concatenate([ureg.pending_def, new_def], axis=1)
-    else:
-        if ureg.pending_addr is not None and pending:   # discontiguous: flush what was pending
-            ctx.ub.wr(ureg.pending_addr, ureg.pending, ureg.pending_def)
-        start, data, dd = addr, new, new_def
-    end = start + data.shape[1]
-    boundary = max(end // 32 * 32, start)
-    k = boundary - start
-    if k:
-        ctx.ub.wr(start, data[:, :k], dd[:, :k])
-    ureg.pending_addr, ureg.pending, ureg.pending_def = boundary, data[:, k:].copy(), dd[:, k:].copy()
-    ureg.site = kernel_frame()
-    old = ureg.id
-    ureg.id = rec.new_id()
-    rec.emit("RV_VSTUI", ureg.id, (src.id, old), n, ub_addr=start, ub_bytes=k)
-    if areg is None:
-        dst.addr += n
-
-
-@template
-def StoreUnAlignPost(t: TArgs, dst: UbPtr, ureg: UnalignRegForStore, stride: Any = 0) -> None:
-    """Flush the bytes pending in ``ureg`` to UB; ``dst += stride`` elements."""
-    ctx = current()
-    rec = ctx.vf or current_recorder()
-    pending = ureg.pending.shape[1]
-    flushed = (ureg.pending_addr, pending) if ureg.pending_addr is not None else (-1, 0)
-    if flushed[1]:
-        ctx.ub.check(ureg.pending_addr, pending, "StoreUnAlignPost")
-        ctx.ub.wr(ureg.pending_addr, ureg.pending, ureg.pending_def)
-    rows = rec.batch
-    ureg.pending_addr, ureg.pending, ureg.pending_def = None, np.zeros((rows, 0), np.uint8), np.zeros((rows, 0), bool)
-    rec.emit("RV_VSTAS", -1, (ureg.id,), ub_addr=flushed[0], ub_bytes=flushed[1])
-    if not isinstance(stride, AddrReg):
-        dst.addr += int(stride) * dst.dtype.itemsize
 
 
 @template

@@ -25,6 +25,7 @@ class TArgs:
     types: tuple = ()
     enums: tuple = ()
     trait: CastTrait | None = None
+    values: tuple = ()              #: integer non-type template arguments (MaskGenWithRegTensor's offset)
     #: enum class -> first member given (an Enum with members cannot be subclassed, so the exact class
     #: is what ``isinstance`` matched); every API call asks, so it is one dict look-up
     by_class: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
@@ -46,15 +47,17 @@ NO_TARGS = TArgs()
 
 
 def parse_targs(targs: tuple) -> TArgs:
-    types, enums, trait = [], [], None
+    types, enums, trait, values = [], [], None, []
     for a in targs:
         if isinstance(a, CastTrait):
             trait = a
         elif isinstance(a, Enum):
             enums.append(a)
+        elif isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+            values.append(int(a))
         else:
             types.append(np_dtype(a))
-    return TArgs(tuple(types), tuple(enums), trait)
+    return TArgs(tuple(types), tuple(enums), trait, tuple(values))
 
 
 class TemplateApi:

@@ -132,10 +132,11 @@ class DataCopyMode(Enum):
 
 
 class MaskDist(Enum):
-    """Distribution of a MaskReg load/store (``LoadAlign(MaskReg&, addr)``)."""
+    """Distribution of a MaskReg load (NORM, US, DS) or store (NORM, PACK)."""
     DIST_NORM = "NORM"
     DIST_US = "US"
     DIST_DS = "DS"
+    DIST_PACK = "PACK"
 
 
 class IndexOrder(Enum):
@@ -163,14 +164,41 @@ class MemType(Enum):
     SCALAR_ALL = "SALL"
 
 
+class GatherMaskMode(Enum):
+    """Whether ``Squeeze`` also writes the byte count of the kept elements to the AR register."""
+    NO_STORE_REG = 0
+    STORE_REG = 1
+
+
+class HistogramsBinType(Enum):
+    """Which half of the uint8 range ``Histograms`` counts: BIN0 = [0, 127], BIN1 = [128, 255]."""
+    BIN0 = 0
+    BIN1 = 1
+
+
+class HistogramsType(Enum):
+    FREQUENCY = 0
+    ACCUMULATE = 1
+
+
+class PairReduce(Enum):
+    SUM = 0
+
+
+class SpecialPurposeReg(Enum):
+    """Special registers ``ClearSpr`` clears (AR: the running byte offset of Squeeze + StoreUnAlign)."""
+    AR = 0
+
+
 @dataclass(frozen=True, eq=False)
 class CastTrait:
-    """``{layoutMode, satMode, mrgMode, roundMode}`` in the C++ aggregate order."""
+    """``{layoutMode, satMode, mrgMode, roundMode}`` in the C++ aggregate order (every field UNKNOWN by
+    default, as the vendor's ``castTrait``)."""
 
     layoutMode: RegLayout = RegLayout.UNKNOWN
     satMode: SatMode = SatMode.UNKNOWN
     mrgMode: MaskMergeMode = MaskMergeMode.UNKNOWN
-    roundMode: RoundMode = RoundMode.CAST_NONE
+    roundMode: RoundMode = RoundMode.UNKNOWN
 
 
 def _recorder():
@@ -291,11 +319,12 @@ class UnalignRegForLoad:
 class UnalignRegForStore:
     """32 B staging register of StoreUnAlign / StoreUnAlignPost: bytes pending for UB (rows: cores)."""
 
-    __slots__ = ("pending_addr", "pending", "pending_def", "id", "site")
+    __slots__ = ("pending_addr", "pending", "pending_def", "id", "site", "ar_open")
 
     def __init__(self) -> None:
         rec = _recorder()
         rec.declare("unalign_store", self)
+        self.ar_open = False          # an AR-form StoreUnAlign ran and no StoreUnAlignPost followed yet
         self.pending_addr: int | None = None
         self.pending = np.zeros((rec.batch, 0), dtype=np.uint8)
         self.pending_def = np.zeros((rec.batch, 0), dtype=bool)

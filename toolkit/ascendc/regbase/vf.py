@@ -27,13 +27,15 @@ from toolkit.record.events import VLOOP as VLOOP_OP
 
 
 class _Loop:
-    __slots__ = ("trips", "iteration", "plts", "record")
+    __slots__ = ("trips", "iteration", "plts", "record", "flat", "immediate")
 
-    def __init__(self, trips: int | None, record: int):
+    def __init__(self, trips: int | None, record: int, flat: bool = False, immediate: bool = False):
         self.trips = trips
         self.record = record      # index of the loop's RV_VLOOP record
         self.iteration = -1
         self.plts: list[tuple[int, Any, Any, int]] = []   # (record index, site, count_in, iteration)
+        self.flat = flat          # not a hardware loop: nested beyond the loop levels (see loop_enter)
+        self.immediate = immediate  # its trip count is a literal (the compiler may unroll it)
 
 
 _new_instr = tuple.__new__           # an Instr from all its fields, without NamedTuple.__new__'s frame
@@ -54,6 +56,9 @@ class VfRecorder:
         self.peak = dict(self.declared)
         self.unalign_stores: list = []
         self.unroll_hints: list[int] = []
+        self.software_loops: set = set()   # loops reported as software loops (beyond the loop levels)
+        self.ar: Any = 0                 # the AR special register (regbase/unaligned.py), per core of the batch
+        self.squeeze_bytes: Any = None   # bytes a Squeeze<STORE_REG> kept, for the next AR-form StoreUnAlign
 
     def new_id(self) -> int:
         self.next_id += 1
@@ -80,18 +85,32 @@ class VfRecorder:
         self.declared[kind] = max(self.declared[kind] - 1, 0)
 
     # -- loops ------------------------------------------------------------------------------------
-    def loop_enter(self, trips: int | None) -> _Loop:
-        """A hardware loop is entered; ``trips`` None: known only at :meth:`loop_exit` (C++ route)."""
-        if len(self.loops) >= self.machine.params["registers"]["loop_levels"]:
-            current().report("REGISTER_LIMIT", f"VF {self.name}: hardware loops nested deeper than "
-                             f"{self.machine.params['registers']['loop_levels']} levels")
-        loop = _Loop(trips, len(self.instrs))
+    def loop_enter(self, trips: int | None, immediate: bool = False, where: tuple | None = None) -> _Loop:
+        """A hardware loop is entered; ``trips`` None: known only at :meth:`loop_exit` (C++ route).
+
+        Beyond the machine's hardware loop levels a loop is not an error of the program: the compiler
+        unrolls a loop whose trip count is an immediate (``immediate``: the C++ loop bound is a literal),
+        this one or an enclosing one, and makes it a software loop (scalar branches, warned once per loop)
+        when none is. Either way this loop records no RV_VLOOP and its iterations run as straight-line code
+        of the enclosing loop (a flat loop: not on ``loops``)."""
+        levels = self.machine.params["registers"]["loop_levels"]
+        if len(self.loops) >= levels:
+            unrolled = immediate or any(lp.immediate for lp in self.loops)
+            if not unrolled and where not in self.software_loops:
+                self.software_loops.add(where)
+                current().report("VF_SOFTWARE_LOOP", f"loop in VF {self.name} is a software loop: hardware loops "
+                                 f"nest at most {levels} levels and no loop of this nest has a literal trip count",
+                                 **({"where": where} if where else {}))
+            return _Loop(trips, -1, flat=True)
+        loop = _Loop(trips, len(self.instrs), immediate=immediate)
         self.loops.append(loop)
         self.emit(VLOOP_OP, -1, (), trips)
         return loop
 
     def loop_iteration(self, loop: _Loop) -> None:
         """Start of the next iteration of ``loop`` (the innermost open loop)."""
+        if loop.flat:
+            return
         loop.iteration += 1
         depth = len(self.loops)
         self.instrs.append(_new_instr(Instr, (ITER, -1, (), depth, -1, None, -1, 0, depth)))
@@ -125,6 +144,9 @@ class VfRecorder:
     # -- end of VF ------------------------------------------------------------------------------
     def finish(self, ctx) -> list:
         for ureg in self.unalign_stores:
+            if ureg.ar_open:
+                ctx.report("UNALIGN_STORE_NOT_FLUSHED", f"VF {self.name} ends after an AR-form StoreUnAlign without "
+                           f"its StoreUnAlignPost: the trailing bytes are never written", where=ureg.site)
             pending = ureg.pending.shape[-1]
             if ureg.pending_addr is not None and pending:
                 ctx.report("UNALIGN_STORE_NOT_FLUSHED",
@@ -166,7 +188,8 @@ def _loop_iter(rec: VfRecorder, start: int, trips: int, unroll):
             rec.loop_iteration(loop)
             yield start + i
     finally:
-        rec.loop_exit()
+        if not loop.flat:
+            rec.loop_exit()
 
 
 class SimdVf:
@@ -252,6 +275,13 @@ def vf_end(ctx, rec: VfRecorder, launch: str, nparams: int, where: tuple, scalar
     if scalar_args:
         meta["scalar_args"] = scalar_args
     ctx.emit(VfCall(rec.name, launch, nparams, ctx.intern_stream(instrs), where, meta))
+    _publish_ar(ctx, rec.ar)
+
+
+def _publish_ar(ctx, ar: Any) -> None:
+    """The AR register a VF leaves is what GetSpr<SpecialPurposeReg::AR>() reads after it (per core)."""
+    for k, m in enumerate(getattr(ctx, "members", [ctx])):
+        m.state["AR"] = int(ar[k]) if np.ndim(ar) else int(ar)
 
 
 class _AscVfCall:

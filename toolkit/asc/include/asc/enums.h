@@ -26,12 +26,22 @@ namespace AscendC::Reg { enum class DataCopyMode : int { DATA_BLOCK_COPY = 1 }; 
 namespace __asc { template <> struct enum_id<AscendC::Reg::DataCopyMode> { static constexpr int value = 1153936580; }; }
 namespace AscendC::Reg { enum class MemType : int { VEC_STORE = 0, VEC_LOAD = 1, SCALAR_STORE = 2, SCALAR_LOAD = 3, VEC_ALL = 4, SCALAR_ALL = 5 }; }
 namespace __asc { template <> struct enum_id<AscendC::Reg::MemType> { static constexpr int value = 514012795; }; }
-namespace AscendC::Reg { enum class MaskDist : int { DIST_NORM = 0, DIST_US = 1, DIST_DS = 2 }; }
+namespace AscendC::Reg { enum class MaskDist : int { DIST_NORM = 0, DIST_US = 1, DIST_DS = 2, DIST_PACK = 3 }; }
 namespace __asc { template <> struct enum_id<AscendC::Reg::MaskDist> { static constexpr int value = 1162153322; }; }
 namespace AscendC::Reg { enum class IndexOrder : int { INCREASE_ORDER = 0, DECREASE_ORDER = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::Reg::IndexOrder> { static constexpr int value = 234098818; }; }
 namespace AscendC { enum class CMPMODE : int { LT = 0, GT = 1, EQ = 2, LE = 3, GE = 4, NE = 5 }; }
 namespace __asc { template <> struct enum_id<AscendC::CMPMODE> { static constexpr int value = 582776159; }; }
+namespace AscendC::Reg { enum class GatherMaskMode : int { NO_STORE_REG = 0, STORE_REG = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::GatherMaskMode> { static constexpr int value = 1701897374; }; }
+namespace AscendC::Reg { enum class HistogramsBinType : int { BIN0 = 0, BIN1 = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::HistogramsBinType> { static constexpr int value = 195865134; }; }
+namespace AscendC::Reg { enum class HistogramsType : int { FREQUENCY = 0, ACCUMULATE = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::HistogramsType> { static constexpr int value = 963601149; }; }
+namespace AscendC::Reg { enum class PairReduce : int { SUM = 0 }; }
+namespace __asc { template <> struct enum_id<AscendC::Reg::PairReduce> { static constexpr int value = 763883676; }; }
+namespace AscendC { enum class SpecialPurposeReg : int { AR = 0 }; }
+namespace __asc { template <> struct enum_id<AscendC::SpecialPurposeReg> { static constexpr int value = 1580302155; }; }
 namespace AscendC { enum class TPosition : uint8_t { GM = 0, VECIN = 1, VECOUT = 2, VECCALC = 3, A1 = 4, A2 = 5, B1 = 6, B2 = 7, C1 = 8, C2 = 9, CO1 = 10, CO2 = 11, SPM = 12, TSCM = 13, C2PIPE2GM = 14, C2PIPE2LOCAL = 15, LCM = 3, SHM = 12 }; }
 namespace __asc { template <> struct enum_id<AscendC::TPosition> { static constexpr int value = 766810775; }; }
 namespace AscendC { enum class HardEvent : int { MTE2_V = 0, V_MTE2 = 1, V_MTE3 = 2, MTE3_V = 3, S_MTE3 = 4, MTE3_S = 5, S_MTE2 = 6, MTE2_S = 7, S_V = 8, V_S = 9, MTE2_MTE3 = 10, MTE3_MTE2 = 11 }; }
@@ -42,8 +52,6 @@ namespace AscendC { enum class AtomicDtype : int { ATOMIC_NONE = 0, ATOMIC_F32 =
 namespace __asc { template <> struct enum_id<AscendC::AtomicDtype> { static constexpr int value = 961182055; }; }
 namespace AscendC { enum class AtomicOp : int { ATOMIC_SUM = 0 }; }
 namespace __asc { template <> struct enum_id<AscendC::AtomicOp> { static constexpr int value = 1855875406; }; }
-namespace AscendC { enum class SpecialPurposeReg : int { AR = 0 }; }
-namespace __asc { template <> struct enum_id<AscendC::SpecialPurposeReg> { static constexpr int value = 1580302155; }; }
 namespace AscendC { enum class Hardware : uint8_t { GM = 0, UB = 1, L1 = 2, L0A = 3, L0B = 4, L0C = 5, BIAS = 6, FIXBUF = 7, MAX = 8 }; }
 namespace __asc { template <> struct enum_id<AscendC::Hardware> { static constexpr int value = 2100482880; }; }
 namespace AscendC { enum class CacheLine : int { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 }; }

@@ -9,7 +9,9 @@ class __RegHandle {
 public:
     long long h_ = 0;
     __RegHandle() = default;
-    __RegHandle(const char* kind, long long dtype, const __asc::SL& loc) { h_ = __asc::object_new(kind, loc, dtype); }
+    __RegHandle(const char* kind, long long dtype, const __asc::SL& loc, long long b = 0) {
+        h_ = __asc::object_new(kind, loc, dtype, b);
+    }
     __RegHandle(const __RegHandle& o) : h_(o.h_ ? __asc::object_copy(o.h_) : 0) {}
     __RegHandle(__RegHandle&& o) noexcept : h_(o.h_) { o.h_ = 0; }
     __RegHandle& operator=(const __RegHandle& o) {
@@ -31,15 +33,19 @@ public:
     ~__RegHandle() { if (h_) __asc::object_free(h_); }
 };
 
-struct RegTraitNumOne {};
-struct RegTraitNumTwo {};
+// RegTrait: how many VL registers a RegTensor spans (template arguments are these objects, as the vendor's)
+struct RegTrait {
+    int num = 1;
+};
+inline constexpr RegTrait RegTraitNumOne = {1};
+inline constexpr RegTrait RegTraitNumTwo = {2};
 
-template <class T, class Trait = RegTraitNumOne>
+template <class T, const RegTrait& Trait = RegTraitNumOne>
 class RegTensor : public __RegHandle {
 public:
     using value_type = T;
     explicit RegTensor(const __asc::SL& loc = __asc::SL::current())
-        : __RegHandle("RegTensor", __asc::dtype_v<T>, loc) {}
+        : __RegHandle("RegTensor", __asc::dtype_v<T>, loc, Trait.num) {}
 };
 
 class MaskReg : public __RegHandle {
@@ -79,11 +85,14 @@ struct CastTrait {
     RegLayout layoutMode = RegLayout::UNKNOWN;
     SatMode satMode = SatMode::UNKNOWN;
     MaskMergeMode mrgMode = MaskMergeMode::UNKNOWN;
-    RoundMode roundMode = RoundMode::CAST_NONE;
+    RoundMode roundMode = RoundMode::UNKNOWN;
 };
+// Cast's default trait (a reference template argument: any static CastTrait object binds)
+inline constexpr CastTrait castTrait = {};
+using RoundMode = ::AscendC::RoundMode;       // the pages spell it Reg::RoundMode too
 
 template <class R> struct is_reg : std::false_type {};
-template <class T, class Tr> struct is_reg<RegTensor<T, Tr>> : std::true_type {};
+template <class T, const RegTrait& Tr> struct is_reg<RegTensor<T, Tr>> : std::true_type {};
 template <> struct is_reg<MaskReg> : std::true_type {};
 
 template <class T, class R>
@@ -94,8 +103,12 @@ using elem_t = std::conditional_t<std::is_void_v<T>, typename R::value_type, T>;
 namespace AscendC { namespace MicroAPI = Reg; }
 
 namespace __asc {
-template <class T, class Tr>
+template <class T, const AscendC::Reg::RegTrait& Tr>
 inline Call& put(Call& c, const AscendC::Reg::RegTensor<T, Tr>& r) { return c.tag(T_REG, r.h_); }
+// an ``auto mode`` template argument that is a pointer to a ...SpecificMode struct: its merge mode is sent
+template <class M>
+    requires requires(const M* m) { m->mrgMode; }
+inline Call& put_enum(Call& c, const M* m) { return put_enum(c, m->mrgMode); }
 inline Call& put(Call& c, const AscendC::Reg::MaskReg& m) { return c.tag(T_MASK, m.h_); }
 inline Call& put(Call& c, const AscendC::Reg::UnalignRegForLoad& u) { return c.tag(T_OBJ, u.h_); }
 inline Call& put(Call& c, const AscendC::Reg::UnalignRegForStore& u) { return c.tag(T_OBJ, u.h_); }

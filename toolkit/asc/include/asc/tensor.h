@@ -27,6 +27,8 @@ template <class E>
 inline Call& put_enum(Call& c, E e) { return c.tenum(enum_id<E>::value, (int)e); }
 template <class E>
 inline Call& put_earg(Call& c, E e) { return c.earg(enum_id<E>::value, (int)e); }
+// an integer non-type template argument (here: the generated headers before regtypes.h send them too)
+inline Call& put_tvalue(Call& c, long long v) { return c.tvalue(v); }
 template <class T>
 inline Call& put_ttype(Call& c) {
     if constexpr (!std::is_void_v<T>) c.ttype<T>();

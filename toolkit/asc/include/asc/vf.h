@@ -62,7 +62,8 @@ private:
     i64 h_ = 0;
     int exceptions_ = 0;
 };
-// Guards every loop of a __simd_vf__ / __simd_callee__ body (see rewrite.py).
+// Guards every loop of a __simd_vf__ / __simd_callee__ body (see rewrite.py). hardware: 0 a software loop,
+// 1 a hardware loop, 2 a hardware loop whose bound is a literal (unrolled when nested beyond the levels).
 class VfLoop {
 public:
     VfLoop(int hardware, int unroll, const char* reason, const char* file, int line);

@@ -17,14 +17,14 @@ void SyncAll(ASC_SLP) {
 template <uint8_t modeId, pipe_t pipe>
 void CrossCoreSetFlag(uint16_t flagId, ASC_SLP) {
     ASC_CALL(650495879, "AscendC::CrossCoreSetFlag");
-    c.tag(::__asc::T_TVAL, (::__asc::i64)modeId); __asc::put_enum(c, pipe); c.num(flagId);
+    __asc::put_tvalue(c, modeId); __asc::put_enum(c, pipe); c.num(flagId);
     c.go();
 }
 // AscendC::CrossCoreWaitFlag (基础API/同步控制/核间同步/CrossCoreWaitFlag(ISASI).md)
 template <uint8_t modeId = 0, pipe_t pipe = pipe_t::PIPE_S>
 void CrossCoreWaitFlag(uint16_t flagId, ASC_SLP) {
     ASC_CALL(737270488, "AscendC::CrossCoreWaitFlag");
-    c.tag(::__asc::T_TVAL, (::__asc::i64)modeId); __asc::put_enum(c, pipe); c.num(flagId);
+    __asc::put_tvalue(c, modeId); __asc::put_enum(c, pipe); c.num(flagId);
     c.go();
 }
 // AscendC::IBSet (基础API/同步控制/核间同步/IBSet.md)

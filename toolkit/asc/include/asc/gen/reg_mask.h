@@ -2,7 +2,7 @@
 #pragma once
 namespace AscendC::Reg {
 // AscendC::Reg::CreateMask (基础API/Reg矢量计算/寄存器数据类型/MaskReg.md)
-template <class T, MaskPattern mode = MaskPattern::ALL, class Trait = RegTraitNumOne>
+template <class T, MaskPattern mode = MaskPattern::ALL, const RegTrait& regTrait = RegTraitNumOne>
 MaskReg CreateMask(ASC_SLP) {
     ASC_CALL(246066474, "AscendC::Reg::CreateMask");
     __asc::put_ttype<T>(c); __asc::put_enum(c, mode);
@@ -10,7 +10,7 @@ MaskReg CreateMask(ASC_SLP) {
     return MaskReg::adopt(r.i());
 }
 // AscendC::Reg::UpdateMask (基础API/Reg矢量计算/寄存器数据类型/MaskReg.md)
-template <class T, class Trait = RegTraitNumOne>
+template <class T, const RegTrait& regTrait = RegTraitNumOne>
 MaskReg UpdateMask(uint32_t& scalarValue, ASC_SLP) {
     ASC_CALL(1710937547, "AscendC::Reg::UpdateMask");
     __asc::put_ttype<T>(c); c.ref(scalarValue);
@@ -42,7 +42,7 @@ inline void MaskNot(MaskReg& dst, MaskReg& src, MaskReg& mask, ASC_SLP) {
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
 }
-// AscendC::Reg::Move: the MaskReg forms (基础API/Reg矢量计算/MaskReg计算/Move.md)
+// AscendC::Reg::Move: MaskReg forms (PMOV: 0 outside the mask) and RegTensor forms (VMOV: MERGING only) (基础API/Reg矢量计算/MaskReg计算/Move.md)
 inline void Move(MaskReg& dst, MaskReg& src, MaskReg& mask, ASC_SLP) {
     ASC_CALL(1165013747, "AscendC::Reg::Move");
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
@@ -51,6 +51,18 @@ inline void Move(MaskReg& dst, MaskReg& src, MaskReg& mask, ASC_SLP) {
 inline void Move(MaskReg& dst, MaskReg& src, ASC_SLP) {
     ASC_CALL(1165013747, "AscendC::Reg::Move");
     __asc::put(c, dst); __asc::put(c, src);
+    c.go();
+}
+template <class T = void, MaskMergeMode mode = MaskMergeMode::MERGING, class U>
+void Move(U& dstReg, U& srcReg, const MaskReg& mask, ASC_SLP) {
+    ASC_CALL(1165013747, "AscendC::Reg::Move");
+    __asc::put_ttype<T>(c); __asc::put_enum(c, mode); __asc::put(c, dstReg); __asc::put(c, srcReg); __asc::put(c, mask);
+    c.go();
+}
+template <class T = void, class U>
+void Move(U& dstReg, U& srcReg, ASC_SLP) {
+    ASC_CALL(1165013747, "AscendC::Reg::Move");
+    __asc::put_ttype<T>(c); __asc::put(c, dstReg); __asc::put(c, srcReg);
     c.go();
 }
 // AscendC::Reg::CreateAddrReg (基础API/Reg矢量计算/寄存器数据类型/AddrReg.md)
@@ -72,6 +84,13 @@ template <class T>
 AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1, uint32_t stride1, uint16_t index2, uint32_t stride2, ASC_SLP) {
     ASC_CALL(677965513, "AscendC::Reg::CreateAddrReg");
     __asc::put_ttype<T>(c); c.num(index0); c.num(stride0); c.num(index1); c.num(stride1); c.num(index2); c.num(stride2);
+    __asc::Ret r = c.go();
+    return AddrReg::adopt(r.i());
+}
+template <class T>
+AddrReg CreateAddrReg(uint16_t index0, uint32_t stride0, uint16_t index1, uint32_t stride1, uint16_t index2, uint32_t stride2, uint16_t index3, uint32_t stride3, ASC_SLP) {
+    ASC_CALL(677965513, "AscendC::Reg::CreateAddrReg");
+    __asc::put_ttype<T>(c); c.num(index0); c.num(stride0); c.num(index1); c.num(stride1); c.num(index2); c.num(stride2); c.num(index3); c.num(stride3);
     __asc::Ret r = c.go();
     return AddrReg::adopt(r.i());
 }

@@ -20,7 +20,7 @@ void ClearSpr(ASC_SLP) {
 template <int8_t startBit, int8_t endBit>
 int64_t GetCtrlSpr(ASC_SLP) {
     ASC_CALL(1835681428, "AscendC::GetCtrlSpr");
-    c.tag(::__asc::T_TVAL, (::__asc::i64)startBit); c.tag(::__asc::T_TVAL, (::__asc::i64)endBit);
+    __asc::put_tvalue(c, startBit); __asc::put_tvalue(c, endBit);
     __asc::Ret r = c.go();
     return (int64_t)r.i();
 }
@@ -28,14 +28,14 @@ int64_t GetCtrlSpr(ASC_SLP) {
 template <int8_t startBit, int8_t endBit>
 void SetCtrlSpr(int64_t value, ASC_SLP) {
     ASC_CALL(629232560, "AscendC::SetCtrlSpr");
-    c.tag(::__asc::T_TVAL, (::__asc::i64)startBit); c.tag(::__asc::T_TVAL, (::__asc::i64)endBit); c.num(value);
+    __asc::put_tvalue(c, startBit); __asc::put_tvalue(c, endBit); c.num(value);
     c.go();
 }
 // AscendC::ResetCtrlSpr (基础API/特殊寄存器访问/ResetCtrlSpr(ISASI).md)
 template <int8_t startBit, int8_t endBit>
 void ResetCtrlSpr(ASC_SLP) {
     ASC_CALL(1847909421, "AscendC::ResetCtrlSpr");
-    c.tag(::__asc::T_TVAL, (::__asc::i64)startBit); c.tag(::__asc::T_TVAL, (::__asc::i64)endBit);
+    __asc::put_tvalue(c, startBit); __asc::put_tvalue(c, endBit);
     c.go();
 }
 }  // namespace AscendC

@@ -13,13 +13,14 @@ Predictions are cached per parameter vector, so the folds share the evaluations 
 """
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 
-from toolkit.calibration.search import coordinate_search
 from toolkit.machine import Machine, with_instr, with_overrides
 
-from . import calibration as cal
+from . import vf_rows
+from .search import coordinate_search
 
 ORDER_PENALTY = 5.0     #: objective points per violated within-group ordering
 
@@ -87,7 +88,7 @@ class Evaluator:
     def predictions(self, values: tuple) -> list:
         got = self._cache.get(values)
         if got is None:
-            got = self._cache[values] = cal.predict_rows(self.events, self.machine(values))
+            got = self._cache[values] = vf_rows.predict_rows(self.events, self.machine(values))
         return got
 
 
@@ -98,8 +99,8 @@ def vf_preds(preds: list, exclude: frozenset = frozenset()) -> list:
 
 def objective(preds: list, exclude: frozenset = frozenset()) -> float:
     rows = vf_preds(preds, exclude)
-    misses = sum(not o.ok for o in cal.orderings(rows))
-    return cal.mape(rows, "pushq") + ORDER_PENALTY * misses
+    misses = sum(not o.ok for o in vf_rows.orderings(rows))
+    return vf_rows.mape(rows, "pushq") + ORDER_PENALTY * misses
 
 
 def _neighbours(p: Param, value) -> tuple:
@@ -145,4 +146,21 @@ def leave_one_family_out(ev: Evaluator, start: tuple, rounds: int = 2) -> list[F
 
 
 def loo_mape(folds: list[Fold]) -> float:
-    return cal.mape([p for f in folds for p in f.held_out], "pushq")
+    return vf_rows.mape([p for f in folds for p in f.held_out], "pushq")
+
+
+def machine_file_text(text: str, fitted: Machine, base: Machine) -> str:
+    """The machine file ``text`` with the values of :data:`FITTED` that differ between ``fitted`` and
+    ``base`` replaced (value fields only; the sources stay)."""
+    for param in FITTED:
+        key, new = param.key, param.get(fitted)
+        if new == param.get(base):
+            continue
+        if param.kind == "timing":
+            text = re.sub(rf"^({key} = {{ value = )[^,]+", rf"\g<1>{new}", text, flags=re.M)
+        else:
+            op, field = key.split(".")
+            block = re.search(rf"^\[instructions\.{op}\]\n(?:[^\[].*\n)*", text, flags=re.M)
+            patched = re.sub(rf"^{field} = .*$", f"{field} = {new}", block.group(0), flags=re.M)
+            text = text[:block.start()] + patched + text[block.end():]
+    return text

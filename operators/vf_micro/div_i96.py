@@ -1,4 +1,0 @@
-"""vf_micro row div_i96."""
-from .binary import div_variant
-
-KERNEL, HOST = div_variant(96)

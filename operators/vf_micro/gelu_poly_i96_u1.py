@@ -1,4 +1,0 @@
-"""vf_micro row gelu_poly_i96_u1."""
-from .gelu_poly import variant
-
-KERNEL, HOST = variant(96, 1)
