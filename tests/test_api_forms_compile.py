@@ -28,7 +28,8 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "GlobalTensor<int32_t>&": "gi", "LocalTensor<int32_t>&": "li", "uint16_t&": "u16",
         "const GlobalTensor<uint64_t>&": "gu", "HardEvent": "HardEvent::V_S", "CacheMode": "CacheMode::CACHE_MODE_NORMAL",
         "KernelMode": "KernelMode::AIV_MODE", "const std::string&": '"x.bin"', "void*": "nullptr",
-        "GM_ADDR": "nullptr", "const LayoutType&": "Layout<Shape<>, Stride<>>{}", "uint64_t*": "nullptr"}
+        "GM_ADDR": "nullptr", "const SliceInfo*": "slices", "const NdDmaParams<T, dim>&": "ndp",
+        "const LayoutType&": "Layout<Shape<>, Stride<>>{}", "uint64_t*": "nullptr"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -41,7 +42,7 @@ void probe_every_form() {
     LocalMemAllocator<Hardware::UB> alloc; TQueSync<PIPE_S, PIPE_V> qs; uint16_t u16 = 0;
     GlobalTensor<int32_t> gi; LocalTensor<int32_t> li; GlobalTensor<uint64_t> gu;
     auto lay = MakeLayout(MakeShape(3, 4), MakeStride(4, 1)); TensorTrait<float> tt; TensorDesc<float> td;
-    Layout<Shape<>, Stride<>> el;
+    Layout<Shape<>, Stride<>> el; SliceInfo slices[1] = {}; NdDmaParams<float, 2> ndp{};
 """
 
 

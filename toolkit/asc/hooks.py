@@ -281,6 +281,18 @@ def ub_element(addr: int, nbytes: int) -> None:
     ctx.emit(shared(ScalarOp, "ub_read", nbytes, kernel_frame()))
 
 
+# -- DataCopy with SliceInfo arrays, NDDMA (hand-written C++ forms: toolkit/ascendc/dma_nd.py) ------------
+def slice_copy(dst: Any, src: Any, dim: int, *fields: int) -> None:
+    from toolkit.ascendc.dma_nd import SliceInfo, slice_copy as run
+    infos = [SliceInfo(*fields[k:k + 5]) for k in range(0, len(fields), 5)]
+    run(dst, src, infos[:dim], infos[dim:])
+
+
+def nd_dma(dst: Any, src: Any, nearest: bool, lp_all: int, rp_all: int, constant: Any, *fields: int) -> None:
+    from toolkit.ascendc.dma_nd import nd_dma as run
+    run(dst, src, nearest, lp_all, rp_all, constant, [tuple(fields[k:k + 5]) for k in range(0, len(fields), 5)])
+
+
 # -- device memory (ACL) -----------------------------------------------------------------------------
 def gm_alloc(size: int) -> int:
     return _prog().arena.alloc(size).data.ctypes.data
@@ -371,7 +383,8 @@ RT = {"new": new, "free": free, "copy": copy, "vf_call_site": vf_call_site, "vf_
       "vf_end": vf_end_hook, "loop_begin": loop_begin, "loop_iter": loop_iter, "loop_end": loop_end,
       "launch_begin": launch_begin, "launch_arg": launch_arg, "launch_run": launch_run, "launch_end": launch_end,
       "gm_alloc": gm_alloc, "gm_free": gm_free, "memcpy": memcpy, "memset": memset, "platform": platform,
-      "device_print": device_print, "kernel_assert": kernel_assert, "ub_element": ub_element}
+      "device_print": device_print, "kernel_assert": kernel_assert, "ub_element": ub_element,
+      "slice_copy": slice_copy, "nd_dma": nd_dma}
 #: APIs whose .asc route adds a step to the semantic function (keyed by the API definition's name)
 ADAPTERS = {"AscendC::TPipe::InitBuffer": init_buffer, "AscendC::TBufPool::InitBuffer": init_buffer,
             "AscendC::TPipe::InitBufPool": init_buf_pool, "AscendC::TBufPool::InitBufPool": init_buf_pool,

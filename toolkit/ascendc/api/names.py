@@ -2,7 +2,7 @@
 and value types, constants, macros (written by hand in the headers named)."""
 from __future__ import annotations
 
-from toolkit.ascendc import bufpool, dma, pipe, shape, sync, tensor
+from toolkit.ascendc import bufpool, dma, dma_nd, pipe, shape, sync, tensor
 from toolkit.ascendc.membase import params
 from toolkit.ascendc.regbase import types as rt
 
@@ -25,6 +25,10 @@ STRUCTS = [
     StructDef("AscendC::DataCopyPadExtParams", dma.DataCopyPadExtParams,
               (_u("isPad", "bool", "false"), _u("leftPadding", "uint8_t", "0"), _u("rightPadding", "uint8_t", "0"),
                _u("paddingValue", "T", "T(0)")), doc=f"{_MB}/数据搬运/DataCopyPad（GMToUB非对齐数据搬运）.md", template="T"),
+    StructDef("AscendC::SliceInfo", dma_nd.SliceInfo,
+              (_u("startIndex", "uint32_t", "0"), _u("endIndex", "uint32_t", "0"), _u("stride", "uint32_t", "0"),
+               _u("burstLen", "uint32_t", "1"), _u("shapeValue", "uint32_t", "0")),
+              doc=f"{_MB}/数据搬运/DataCopy（GM与UB切片数据搬运）.md"),
     StructDef("AscendC::BinaryRepeatParams", params.BinaryRepeatParams,
               tuple(_u(n, "uint8_t", d) for n, d in (("dstBlkStride", "1"), ("src0BlkStride", "1"),
                                                      ("src1BlkStride", "1"), ("dstRepStride", "8"),
@@ -50,6 +54,7 @@ STRUCTS.append(StructDef(
     hand="tensor.h: the shapes are arrays (K_MAX_DIM) and the constructors take them"))
 
 _REG = "基础API/Reg矢量计算/寄存器数据类型"
+_NDDMA = "基础API/Memory矢量计算/数据搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md"
 _RES = "基础API/资源管理"
 _T = "types.h"
 _C = "constant of the vector core (types.h)"
@@ -97,6 +102,10 @@ NAMES = [
     NameDef("AscendC::SyncAllConfig", "type", "sync.h", None, "基础API/同步控制/核间同步/SyncAll.md"),
     NameDef("AscendC::DEFAULT_SYNC_ALL_CONFIG", "constant", "sync.h"),
     NameDef("AscendC::NumericLimits", "type", "sysapi.h", None, "基础API/工具接口/NumericLimits工具类/简介.md"),
+    NameDef("AscendC::NdDmaLoopInfo", "type", "dma.h: per-dimension arrays sized by dim", None, _NDDMA),
+    NameDef("AscendC::NdDmaParams", "type", "dma.h", None, _NDDMA),
+    NameDef("AscendC::NdDmaConfig", "type", "dma.h", None, _NDDMA),
+    NameDef("AscendC::kDefaultNdDmaConfig", "constant", "dma.h", None, _NDDMA),
     NameDef("AscendC::K_MAX_DIM", "constant", "tensor.h: the dimensions a ShapeInfo holds", None,
             "基础API/辅助数据结构/ShapeInfo.md"),
     NameDef("AscendC::Std::Int", "alias", "layout.h: a compile-time size (std::integral_constant)", None,

@@ -51,4 +51,6 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
     __asc::put_enum(c, mode); __asc::put_global(c, dst); __asc::put_local(c, src); __asc::put(c, dataCopyParams);
     c.go();
 }
+// AscendC::NdDmaDci: refreshes the NDDMA cache: the emulator has none (GM is always coherent) (基础API/Memory矢量计算/数据搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md)
+inline void NdDmaDci(const ::__asc::SL& = ::__asc::SL::current()) {}
 }  // namespace AscendC

@@ -31,6 +31,16 @@ struct DataCopyPadExtParams {
     DataCopyPadExtParams(bool isPad_, uint8_t leftPadding_, uint8_t rightPadding_, T paddingValue_)
         : isPad(isPad_), leftPadding(leftPadding_), rightPadding(rightPadding_), paddingValue(paddingValue_) {}
 };
+struct SliceInfo {
+    uint32_t startIndex = 0;
+    uint32_t endIndex = 0;
+    uint32_t stride = 0;
+    uint32_t burstLen = 1;
+    uint32_t shapeValue = 0;
+    SliceInfo() = default;
+    SliceInfo(uint32_t startIndex_, uint32_t endIndex_, uint32_t stride_, uint32_t burstLen_, uint32_t shapeValue_)
+        : startIndex(startIndex_), endIndex(endIndex_), stride(stride_), burstLen(burstLen_), shapeValue(shapeValue_) {}
+};
 struct BinaryRepeatParams {
     uint8_t dstBlkStride = 1;
     uint8_t src0BlkStride = 1;
@@ -78,6 +88,9 @@ inline Call& put(Call& c, const AscendC::DataCopyExtParams& p) {
 template <class T>
 inline Call& put(Call& c, const AscendC::DataCopyPadExtParams<T>& p) {
     return c.tag(T_STRUCT | ((i64)500928063 << 8), 4).num(p.isPad).num(p.leftPadding).num(p.rightPadding).num(p.paddingValue);
+}
+inline Call& put(Call& c, const AscendC::SliceInfo& p) {
+    return c.tag(T_STRUCT | ((i64)1275002578 << 8), 5).num(p.startIndex).num(p.endIndex).num(p.stride).num(p.burstLen).num(p.shapeValue);
 }
 inline Call& put(Call& c, const AscendC::BinaryRepeatParams& p) {
     return c.tag(T_STRUCT | ((i64)2097990800 << 8), 6).num(p.dstBlkStride).num(p.src0BlkStride).num(p.src1BlkStride).num(p.dstRepStride).num(p.src0RepStride).num(p.src1RepStride);
