@@ -62,6 +62,11 @@ __global__ __aicore__ void sys_kernel(GM_ADDR x, GM_ADDR acc, GM_ADDR y, GM_ADDR
     for (uint32_t i = 0; i < 8; ++i) in(i) = in(i) * 2.0f + 1.0f;
     float first = static_cast<float>(in(0));
     float second = static_cast<float>(in.GetValue(1));
+    const LocalTensor<float>& cin = in;                      // through a const tensor, and a half element
+    float viaConst = static_cast<float>(cin(0)) + static_cast<float>(cin.GetValue(0));
+    float viaHalf = static_cast<float>(in.ReinterpretCast<half>()(0));
+    (void)viaConst;
+    (void)viaHalf;
     event_t eventId = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_MTE3));
     SetFlag<HardEvent::S_MTE3>(eventId);
     WaitFlag<HardEvent::S_MTE3>(eventId);
