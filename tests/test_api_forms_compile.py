@@ -16,14 +16,20 @@ from toolkit.ascendc.api import spec
 QUALIFIED = {name: f"{ns}::{name}" for _, ns, name, _, _ in enums.ENUMS}
 FIRST = {name: f"{ns}::{name}::{enums.DECODE[eid][min(enums.DECODE[eid])].name}"
          for eid, ns, name, _, _ in enums.ENUMS} | {"pipe_t": "PIPE_V"}
-OBJECTS = {"Q&": "que", "B&": "buf"}
+OBJECTS = {"Q&": "que", "B&": "buf", "P&": "pool", "S&": "pool2"}
 #: an lvalue of each argument type (by the C++ parameter type as declared)
 VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&": "rf", "MaskReg&": "mk",
         "UnalignRegForLoad&": "ul", "UnalignRegForStore&": "us", "UnalignReg&": "uu", "const AddrReg&": "ar",
         "U*": "pf", "U*&": "pf", "__ubuf__ T*": "pf", "__gm__ T*": "gp", "uint32_t&": "u32", "uint64_t&": "u64",
         "const LocalTensor<T>&": "lt", "LocalTensor<T>&": "lt", "const LocalTensor<S>&": "lt",
         "const LocalTensor<D>&": "lh", "const LocalTensor&": "lt", "const GlobalTensor<T>&": "gt",
-        "const uint64_t*": "bits", "RoundMode": "RoundMode::CAST_RINT", "const char*": '"%d"'}
+        "const uint64_t*": "bits", "RoundMode": "RoundMode::CAST_RINT", "const char*": '"%d"',
+        "LocalTensor<S>&": "lt", "const GlobalTensor<int32_t>&": "gi", "const LocalTensor<int32_t>&": "li",
+        "GlobalTensor<int32_t>&": "gi", "LocalTensor<int32_t>&": "li", "uint16_t&": "u16",
+        "const GlobalTensor<uint64_t>&": "gu", "HardEvent": "HardEvent::V_S", "CacheMode": "CacheMode::CACHE_MODE_NORMAL",
+        "KernelMode": "KernelMode::AIV_MODE", "const std::string&": '"x.bin"', "void*": "nullptr",
+        "GM_ADDR": "nullptr", "const SliceInfo*": "slices", "const NdDmaParams<T, dim>&": "ndp",
+        "const LayoutType&": "Layout<Shape<>, Stride<>>{}", "uint64_t*": "nullptr"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -32,6 +38,11 @@ void probe_every_form() {
     __ubuf__ float* pf = nullptr; __gm__ float* gp = nullptr; uint32_t u32 = 0; uint64_t u64 = 0;
     uint64_t bits[2] = {0, 0}; LocalTensor<float> lt; LocalTensor<half> lh; GlobalTensor<float> gt;
     TPipe pipe; TQue<TPosition::VECIN, 1> que; TBuf<TPosition::VECCALC> buf;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> qb; TBufPool<TPosition::VECCALC> pool, pool2;
+    LocalMemAllocator<Hardware::UB> alloc; TQueSync<PIPE_S, PIPE_V> qs; uint16_t u16 = 0;
+    GlobalTensor<int32_t> gi; LocalTensor<int32_t> li; GlobalTensor<uint64_t> gu;
+    auto lay = MakeLayout(MakeShape(3, 4), MakeStride(4, 1)); TensorTrait<float> tt; TensorDesc<float> td;
+    Layout<Shape<>, Stride<>> el; SliceInfo slices[1] = {}; NdDmaParams<float, 2> ndp{};
 """
 
 
@@ -51,6 +62,8 @@ def _arg(a: spec.Arg) -> str:
         return "mk"
     if a.ctype == "bool":
         return "false"
+    if a.ctype == "T":
+        return "1.0f"                # deduced with a float tensor or pointer
     return "1"                       # a scalar by value (int, S, const U&, T ...)
 
 
@@ -67,6 +80,8 @@ def _targs(f: spec.Form) -> str:
             out.append(p.default or "0")
         elif p.kind == spec.TRAIT:
             out.append("Reg::CastTrait{}")
+        elif p.kind == spec.VALUE:
+            out.append(p.default or "0")
         elif p.ctype == "class":
             out.append("float" if p.default in (None, "void") else p.default)
         else:
@@ -74,12 +89,35 @@ def _targs(f: spec.Form) -> str:
     return f"<{', '.join(out)}>" if out else ""
 
 
+#: the auxiliary data structures: a use of each name (types and traits have no call)
+LAYOUT_CALLS = {"MakeShape": "(void)NS::MakeShape(2, 3);", "MakeStride": "(void)NS::MakeStride(3, 1);",
+                "MakeCoord": "(void)NS::MakeCoord(1, 2);", "MakeLayout": "(void)NS::MakeLayout(el.GetShape(), el.GetStride());",
+                "Crd2Idx": "(void)NS::Crd2Idx(MakeCoord(1, 2), MakeShape(3, 4), MakeStride(4, 1));",
+                "MakeTensorTrait": "(void)NS::MakeTensorTrait<float, TPosition::VECIN>(lay);",
+                "is_layout": "static_assert(NS::is_layout<decltype(lay)>::value);",
+                "is_tensorTrait": "static_assert(NS::is_tensorTrait<TensorTrait<float>>::value);",
+                "complex32": "(void)complex32(1, 2);", "complex64": "(void)complex64(3);",
+                "Coord": "(void)NS::Coord<int, int>(1, 2);", "Shape": "(void)NS::Shape<int>(1);",
+                "Stride": "(void)NS::Stride<int>(1);", "Layout": "(void)NS::Layout<Shape<int>, Stride<int>>{};",
+                "TensorTrait": "(void)NS::TensorTrait<half>{};", "TensorDesc": "(void)NS::TensorDesc<half>{};",
+                "Complex": "(void)NS::Complex<float>{};"}
+
+
 def _call(d: spec.ApiDef, f: spec.Form) -> str | None:
-    args = ", ".join(_arg(a) for a in f.args if a.kind != spec.IGNORED)
-    if d.family.name.startswith("tools.macro"):
+    args = ", ".join("nullptr" if a.kind == spec.IGNORED else _arg(a) for a in f.args
+                     if a.kind != spec.IGNORED or a.default is None)
+    if d.family.name.endswith(".macro"):
         return None
     owner = {"resource.tpipe": "pipe", "resource.tque": "que", "resource.tbuf": "buf", "tensor.local": "lt",
-             "tensor.global": "gt"}.get(d.family.name)
+             "tensor.global": "gt", "resource.tquebind": "qb", "resource.tbufpool": "pool",
+             "resource.allocator": "alloc", "sync.tquesync": "qs", "tensor.layout": "lay", "tensor.trait": "tt",
+             "tensor.desc": "td"}.get(d.family.name)
+    if d.family.name in ("tensor.data", "tensor.global_names", "tensor.coordinate") and d.short in LAYOUT_CALLS:
+        return LAYOUT_CALLS[d.short].replace("NS", d.name.rsplit("::", 1)[0])
+    if d.family.name in ("tensor.data", "tensor.global_names", "tensor.coordinate") and d.short != "GetShapeSize":
+        return None                              # types and traits: used by the calls below
+    if d.family.name == "system.limits":        # static members of a class template
+        return f"(void)NumericLimits<float>::{d.short}({args});"
     if d.short == "operator[]":
         return f"(void){owner}[{args}];"
     if d.short == "operator()":

@@ -53,11 +53,14 @@ def add_one(x, y, keep, untouched, n):
 
 
 def copy_out_unwritten(x, y, keep, untouched, n):
-    """Copies UB bytes it never wrote to GM: an UNDEFINED_READ error (not fatal)."""
+    """Copies UB bytes it never wrote to GM (legal: an UNDEFINED_READ warning), then reads one of them with
+    the scalar unit: an UNDEFINED_READ error (not fatal)."""
     yg = GlobalTensor(float)
     yg.SetGlobalBuffer(gm_cast(float, y))
-    DataCopy(yg[GetBlockIdx() * n], _plan(n).Get(float), n)
+    t = _plan(n).Get(float)
+    DataCopy(yg[GetBlockIdx() * n], t, n)
     PipeBarrier[PipeType.PIPE_ALL]()
+    t.GetValue(0)
 
 
 def case(blocks: int = 2) -> Case:

@@ -390,10 +390,11 @@ def test_forced_regbase_dv520_zeroing_drops_lanes_and_rows_misalign(machine):
 def test_forced_regbase_dv520_one_row_tiles(machine):
     """One row per tile keeps addresses aligned; the ZEROING warning stays, and gamma's DataCopy of
     1040 B moves whole 32 B granules only, so the last 8 gamma values are never loaded (UNDEFINED_READ
-    on the v copies). RoPE is untouched."""
+    on the v copies: a warning, copying never-written bytes out is legal; the golden gate fails on the
+    values). RoPE is untouched."""
     r = forced(machine, "regbase", dv=520)
     assert codes(r) == {"ZEROING_ACCUMULATOR": "warning", "DATACOPY_TRUNCATED": "warning",
-                        "UNDEFINED_READ": "error"} and not r.passed
+                        "UNDEFINED_READ": "warning"} and not r.passed
     e = errors(r)
     assert e["k_out"] == e["k_cache"] == 0 and e["v_out"] > 0.9 * 16 * 520
 
@@ -410,7 +411,8 @@ def test_forced_membase_dk64_breaks_only_with_several_rows_per_tile(machine):
     with 8 rows the second half of every row is never written."""
     assert forced(machine, "membase", dk=64).passed
     r = forced(machine, "membase", dk=64, cores=2)
-    assert codes(r) == {"UNDEFINED_READ": "error"} and errors(r)["k_out"] > 0 and errors(r)["v_out"] == 0
+    assert codes(r) == {"UNDEFINED_READ": "warning"} and errors(r)["k_out"] > 0 and errors(r)["v_out"] == 0
+    assert not r.passed                                   # the golden gate fails on the undefined k values
 
 
 def test_regbase_dk126_is_refused_and_forced_misaligns(machine):

@@ -55,6 +55,11 @@ def _sends(d: ApiDef, f: Form) -> list[str]:
 def _result(f: Form) -> list[str]:
     """Statements after the arguments: run the call, write back by-reference arguments, return."""
     refs = [a for a in f.sent_args if a.kind in spec.BY_REFERENCE]
+    if f.into:                       # in-place: the tensor argument takes the LocalTensor the call returns
+        arg = next(a for a in f.args if a.name == f.into)
+        elem = arg.ctype[arg.ctype.index("<") + 1:arg.ctype.rindex(">")]
+        return ["__asc::Ret r = c.go();", f"{f.into} = __asc::take_local<{elem}>(r);"] + (
+            ["return true;"] if f.ret == "bool" else [])
     if f.ret == "void" and not refs:
         return ["c.go();"]
     out = ["__asc::Ret r = c.go();"]
@@ -138,7 +143,7 @@ def _struct(s: StructDef) -> list[str]:
 def _encoder(s: StructDef) -> list[str]:
     qual = f"{s.name}<{s.template}>" if s.template else s.name
     t = f"template <class {s.template}>\n" if s.template else ""
-    sends = "".join(f".num(p.{fl.name})" for fl in s.fields)
+    sends = "".join(f".num(p.{fl.expr or fl.name})" for fl in s.fields)
     return [f"{t}inline Call& put(Call& c, const {qual}& p) {{",
             f"    return c.tag(T_STRUCT | ((i64){s.id} << 8), {len(s.fields)}){sends};", "}"]
 
@@ -146,7 +151,8 @@ def _encoder(s: StructDef) -> list[str]:
 def structs_text() -> str:
     out = [_BANNER.format(src="names.py"), "#pragma once", "namespace AscendC {"]
     for s in apidefs.STRUCTS.values():
-        out.extend(_struct(s))
+        if s.hand is None:
+            out.extend(_struct(s))
     out += ["}  // namespace AscendC", "namespace __asc {"]
     for s in apidefs.STRUCTS.values():
         out.extend(_encoder(s))

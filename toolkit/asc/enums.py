@@ -11,10 +11,13 @@ import sys
 from enum import Enum
 from pathlib import Path
 
+from toolkit.ascendc import sysenums as se
 from toolkit.ascendc.api.spec import stable_id
+from toolkit.ascendc.atomic import AtomicDtype, AtomicOp
+from toolkit.ascendc.dma import PaddingMode
 from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
-from toolkit.ascendc.sync import HardEvent, PipeType
+from toolkit.ascendc.sync import HardEvent, MemDsbT, PipeType
 
 #: (C++ namespace, C++ name, Python enum, underlying C++ type), in header order
 _DECLARED: list[tuple[str, str, type[Enum], str]] = [
@@ -41,6 +44,19 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "SpecialPurposeReg", rt.SpecialPurposeReg, "int"),
     ("AscendC", "TPosition", TPosition, "uint8_t"),
     ("AscendC", "HardEvent", HardEvent, "int"),
+    # sys breadth (issue 18): synchronisation, atomics, system
+    ("AscendC", "MemDsbT", MemDsbT, "int"),
+    ("AscendC", "AtomicDtype", AtomicDtype, "int"),
+    ("AscendC", "AtomicOp", AtomicOp, "int"),
+    ("AscendC", "Hardware", se.Hardware, "uint8_t"),
+    ("AscendC", "CacheLine", se.CacheLine, "int"),
+    ("AscendC", "DcciDst", se.DcciDst, "int"),
+    ("AscendC", "CacheMode", se.CacheMode, "uint8_t"),
+    ("AscendC", "CacheRwMode", se.CacheRwMode, "int"),
+    ("AscendC", "EngineType", se.EngineType, "int"),
+    ("AscendC", "KernelMode", se.KernelMode, "int"),
+    ("AscendC", "DataFormat", se.DataFormat, "uint8_t"),
+    ("AscendC", "PaddingMode", PaddingMode, "uint8_t"),
 ]
 #: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type); the id is the stable id of the
 #: qualified name (toolkit.ascendc.api.spec.stable_id), so enums added in parallel never renumber
@@ -71,7 +87,9 @@ def generate() -> str:
            "#pragma once", "#include <cstdint>",
            "namespace __asc { template <class E> struct enum_id { static constexpr int value = 0; }; }"]
     for eid, ns, name, cls, base in ENUMS:
-        body = ", ".join(f"{m.name} = {cpp_value(m, k)}" for k, m in enumerate(cls))
+        index = {m: k for k, m in enumerate(cls)}
+        # aliases (TPosition::LCM = VECCALC) are enumerators of the canonical member's value
+        body = ", ".join(f"{n} = {cpp_value(m, index[m])}" for n, m in cls.__members__.items())
         out.append(f"namespace {ns} {{ enum class {name} : {base} {{ {body} }}; }}")
         out.append(f"namespace __asc {{ template <> struct enum_id<{ns}::{name}> "
                    f"{{ static constexpr int value = {eid}; }}; }}")

@@ -52,9 +52,9 @@ class _Scanner:
         self.toks, self.where = toks, where
         self.found: dict[str, str] = {}
 
-    def add(self, scope: list[str], name: str, tok: Token) -> None:
+    def add(self, scope: list[str], name: str, tok: Token, macro: bool = False) -> None:
         qual = "::".join(scope + [name])
-        if (scope and scope[0] == "AscendC") or (not scope and name.startswith("asc_")):
+        if (scope and scope[0] == "AscendC") or (not scope and (macro or name.startswith("asc_"))):
             self.found.setdefault(qual, f"{self.where}:{tok.line}")
 
     def block(self, i: int, scope: list[str], cls: str | None, public: bool) -> int:
@@ -65,9 +65,10 @@ class _Scanner:
             if t.text == "}":
                 return i + 1
             if t.kind == DIRECTIVE:
-                m = re.match(r"#\s*define\s+(asc_\w+)", t.text)
+                # public macros: the C API's asc_*, and the vendor's upper-case ones (not ASC_* / ACL_*)
+                m = re.match(r"#\s*define\s+(asc_\w+|assert\b|ascendc_assert\b|(?!ASC_|ACL_)[A-Z][A-Z0-9_]*[A-Z0-9]\b)", t.text)
                 if m and not scope:
-                    self.add(scope, m.group(1), t)
+                    self.add(scope, m.group(1), t, macro=True)
                 i += 1
             elif t.text in ("public", "private", "protected") and i + 1 < len(toks) and toks[i + 1].text == ":":
                 public = t.text == "public"
@@ -117,7 +118,7 @@ class _Scanner:
         toks, j = self.toks, i
         if toks[i].text == "using":
             if not cls and toks[i + 1].kind == IDENT and toks[i + 2].text == "=":
-                self.add(scope, toks[i + 1].text, toks[i + 1])
+                self.add(scope, toks[i + 1].text, toks[i + 1], macro=not scope)    # global aliases too
             elif not cls and toks[i + 1].text == "::":
                 self.add(scope, toks[i + 2].text, toks[i + 2])
             return _skip_statement(toks, i)

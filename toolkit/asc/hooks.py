@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import ctypes
 import linecache
+import os
 import re
 from copy import copy as shallow_copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.ascendc import debug
+from toolkit.ascendc.bufpool import LocalMemAllocator, TBufPool
 from toolkit.ascendc.pipe import TBuf, TPipe, TPosition, TQue
+from toolkit.ascendc.sync import TQueSync
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.regbase.vf import vf_begin, vf_end
 from toolkit.engine import runtime
@@ -53,7 +57,16 @@ _CONSTRUCTORS = {
     "MaskReg": lambda a, b: rt.MaskReg(),
     "UnalignRegForLoad": lambda a, b: rt.UnalignRegForLoad(),
     "UnalignRegForStore": lambda a, b: rt.UnalignRegForStore(),
+    "TBufPool": lambda a, b: TBufPool(TPosition(bridge.POSITIONS[a]), b),
+    "LocalMemAllocator": lambda a, b: LocalMemAllocator(_enum_member("Hardware", a)),
+    "TQueSync": lambda a, b: TQueSync(_enum_member("pipe_t", a), _enum_member("pipe_t", b)),
 }
+
+
+def _enum_member(name: str, value: int):
+    from . import enums
+    eid = enums.PIPE_ENUM_ID if name == "pipe_t" else next(e for e, _, n, _, _ in enums.ENUMS if n == name)
+    return enums.DECODE[eid][value]
 
 
 def new(kind_id: int, a: int, b: int) -> int:
@@ -182,6 +195,7 @@ def loop_end(handle: int) -> None:
 # -- launches ----------------------------------------------------------------------------------------
 def launch_begin(name_id: int, file_id: int, line: int, block_dim: int) -> int:
     prog = _prog()
+    debug.SINK = _text_sink                       # device text of the program's kernels: per core
     prog.launch = LaunchState(prog, _s(name_id), (_s(file_id), line), block_dim)
     return prog.new_handle(prog.launch)
 
@@ -214,10 +228,69 @@ def launch_end(handle: int) -> None:
     prog = _prog()
     state = prog.drop(handle)
     prog.launch = None
+    flush_device_text()
     if state.failed:
         return
     prog.launches += 1
     prog.write(launch_record(state, prog))
+
+
+# -- device text (printf, DumpTensor, assert messages): per core, printed when the launch ends ----------
+_DEVICE_TEXT: dict[int, list[str]] = {}
+
+
+def _text_sink(core: int | None, text: str) -> None:
+    if core is None:                              # host code (no core runs): at once, after the C output
+        _write_out(text)
+    else:
+        _DEVICE_TEXT.setdefault(core, []).append(text)
+
+
+def _write_out(text: str) -> None:
+    ctypes.CDLL(None).fflush(None)                # the program's buffered stdio output comes first
+    os.write(1, text.encode("utf-8", "replace"))
+
+
+def flush_device_text() -> None:
+    """The launch ended: each core's text, core after core (toolkit.ascendc.debug)."""
+    text = "".join("".join(_DEVICE_TEXT[c]) for c in sorted(_DEVICE_TEXT))
+    _DEVICE_TEXT.clear()
+    if text:
+        _write_out(text)
+
+
+def device_print(addr: int, n: int) -> None:
+    ctx = current_or_none()
+    _text_sink(ctx.core_id if ctx is not None else None, ctypes.string_at(addr, n).decode("utf-8", "replace"))
+
+
+def kernel_assert(addr: int, n: int) -> None:
+    if current_or_none() is not None:
+        debug.kernel_assert(ctypes.string_at(addr, n).decode("utf-8", "replace"))
+
+
+# -- LocalTensor::operator(): a scalar UB element reference -------------------------------------------
+def ub_element(addr: int, nbytes: int) -> None:
+    """Bounds checked; the element is taken as defined (a read and a write look alike from here); the
+    scalar unit's access is recorded as a UB read (assumed: the timing of a read, the slower one)."""
+    from toolkit.record.diagnostics import kernel_frame
+    from toolkit.record.events import ScalarOp, shared
+    ctx = current()
+    ctx.ub.check(addr, nbytes, "LocalTensor::operator()")
+    ctx.ub.defined[addr:addr + nbytes] = True
+    ctx.emit(shared(ScalarOp, "ub_read", nbytes, kernel_frame()))
+
+
+# -- DataCopy with SliceInfo arrays, NDDMA (hand-written C++ forms: toolkit/ascendc/dma_nd.py) ------------
+def slice_copy(dst: Any, src: Any, dim: int, *fields: int) -> None:
+    from toolkit.ascendc.dma_nd import SliceInfo, slice_copy as run
+    infos = [SliceInfo(*fields[k:k + 5]) for k in range(0, len(fields), 5)]
+    run(dst, src, infos[:dim], infos[dim:])
+
+
+def nd_dma(dst: Any, src: Any, nearest: bool, lp_all: int, rp_all: int, constant: Any, *fields: int) -> None:
+    from toolkit.ascendc.dma_nd import nd_dma as run
+    run(dst, src, nearest, lp_all, rp_all, constant, [tuple(fields[k:k + 5]) for k in range(0, len(fields), 5)])
 
 
 # -- device memory (ACL) -----------------------------------------------------------------------------
@@ -270,23 +343,49 @@ def platform(what: int, arg: int = 0) -> int:
     return m.ub_budget_bytes if arg == 5 else 0     # CoreMemType::UB
 
 
-# -- TPipe::InitBuffer: the buffer takes the name the source gives it ---------------------------------
-_INIT_BUFFER = re.compile(r"InitBuffer\s*\(\s*([A-Za-z_][\w.\->\[\]]*)")
+# -- InitBuffer / InitBufPool / Alloc: the buffer takes the name the source gives it --------------------
+_INIT_BUFFER = re.compile(r"Init(?:Buffer|BufPool)\s*\(\s*([A-Za-z_][\w.\->\[\]]*)")
+_ALLOCATED = re.compile(r"([A-Za-z_]\w*)\s*=\s*[\w.\->]*\bAlloc\s*<")
 
 
-def init_buffer(pipe: TPipe, buf: Any, *rest: Any) -> bool:
+def _source_text(lines: int = 3) -> str:
+    file, line = bridge.SOURCE_LOCATION.get() or ("?", 0)
+    return "".join(linecache.getline(file, k) for k in range(line, line + lines))
+
+
+def _name_from_source(buf: Any) -> None:
     if buf.name is None:
-        file, line = bridge.SOURCE_LOCATION.get() or ("?", 0)
-        text = "".join(linecache.getline(file, k) for k in range(line, line + 3))
-        m = _INIT_BUFFER.search(text)
+        m = _INIT_BUFFER.search(_source_text())
         if m:
             buf.name = re.split(r"\.|->", m.group(1).split("[")[0])[-1].rstrip("_") or None
+
+
+def init_buffer(pipe: Any, buf: Any, *rest: Any) -> bool:
+    _name_from_source(buf)
     return pipe.InitBuffer(buf, *rest)
+
+
+def init_buf_pool(pipe: Any, pool: Any, *rest: Any) -> bool:
+    _name_from_source(pool)
+    return pipe.InitBufPool(pool, *rest)
+
+
+def alloc(*args: Any):
+    """LocalMemAllocator::Alloc (the bridge passes the template arguments first, then the allocator)."""
+    allocator = next(a for a in args if isinstance(a, LocalMemAllocator))
+    rest = [a for a in args if a is not allocator]
+    m = _ALLOCATED.search(_source_text(1))
+    allocator.pending_name = m.group(1).rstrip("_") if m else None
+    return allocator.Alloc(*rest)
 
 
 RT = {"new": new, "free": free, "copy": copy, "vf_call_site": vf_call_site, "vf_begin": vf_begin_hook,
       "vf_end": vf_end_hook, "loop_begin": loop_begin, "loop_iter": loop_iter, "loop_end": loop_end,
       "launch_begin": launch_begin, "launch_arg": launch_arg, "launch_run": launch_run, "launch_end": launch_end,
-      "gm_alloc": gm_alloc, "gm_free": gm_free, "memcpy": memcpy, "memset": memset, "platform": platform}
+      "gm_alloc": gm_alloc, "gm_free": gm_free, "memcpy": memcpy, "memset": memset, "platform": platform,
+      "device_print": device_print, "kernel_assert": kernel_assert, "ub_element": ub_element,
+      "slice_copy": slice_copy, "nd_dma": nd_dma}
 #: APIs whose .asc route adds a step to the semantic function (keyed by the API definition's name)
-ADAPTERS = {"AscendC::TPipe::InitBuffer": init_buffer}
+ADAPTERS = {"AscendC::TPipe::InitBuffer": init_buffer, "AscendC::TBufPool::InitBuffer": init_buffer,
+            "AscendC::TPipe::InitBufPool": init_buf_pool, "AscendC::TBufPool::InitBufPool": init_buf_pool,
+            "AscendC::LocalMemAllocator::Alloc": alloc}

@@ -96,12 +96,10 @@ class LaunchState:
     def _run_cores(self, ctxs: list, one_core, switch, defined) -> None:
         """Every core: in lock-step (greenlets, toolkit.engine.lockstep) or one after another."""
         prog, n = self.prog, self.block_dim
-        if prog.mode != "lockstep" or n == 1:
-            for ctx in ctxs:
-                switch(ctx.core_id)
-                one_core(ctx)
+        from toolkit.engine.lockstep import run_lockstep, run_serial
+        if prog.mode != "lockstep" or n == 1:           # one after another, cross-core waits honoured
+            run_serial(ctxs, one_core, prog.arena.buffers(), self.diag, switch)
             return
-        from toolkit.engine.lockstep import run_lockstep
         stats = run_lockstep(ctxs, prog.ub.rows(n), defined, one_core, prog.arena.buffers(), self.diag, switch)
         self.execution = {"mode": "lockstep", **stats}
 

@@ -6,11 +6,14 @@ to 32 B (left/right padding with ``paddingValue`` when ``isPad``; with no paddin
 filler is the block's first element; otherwise the filler is unspecified and stays *undefined*).
 UB->GM DataCopyPad: UB block k at ``src + k*AlignUp(srcStride*32 + blockLen, 32)``; GM block k at
 ``dst + k*(blockLen + dstStride)``; only ``blockLen`` bytes per block reach GM.
-DataCopy moves ``count*sizeof(T)`` rounded *down* to 32 B, or blocks in 32 B units with DataCopyParams.
+DataCopy moves ``count*sizeof(T)`` rounded *down* to 32 B, or blocks in 32 B units with DataCopyParams;
+between two LocalTensors it is a UB to UB copy (toolkit.ascendc.ubcopy). DataCopyPad's Compact mode
+(``PaddingMode::Compact``) packs the blocks back to back and pads once, after the last one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Callable
 
 import numpy as np
@@ -18,9 +21,10 @@ import numpy as np
 from toolkit.engine.batch import BatchCore
 from toolkit.engine.lockstep import arg_key
 from toolkit.engine.runtime import current, enter, leave
-from toolkit.record.diagnostics import SOURCE_LOCATION, KernelAbort, kernel_frame
+from toolkit.record.diagnostics import SOURCE_LOCATION, WARNING, KernelAbort, kernel_frame
 from toolkit.record.events import Dma
 
+from .atomic import dma_mode, gm_combine
 from .dtypes import scalar_value
 from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write
 
@@ -102,6 +106,7 @@ class _Move:
     ub_starts: np.ndarray      #: UB address of each block's data
     entry: tuple[int, int]     #: (UB address, bytes) checked first, 32 B aligned
     pad: tuple | None = None   #: GM->UB DataCopyPad: (left bytes, right bytes, pad params, element size)
+    compact: bool = False      #: PaddingMode::Compact: blocks back to back, one padding after the last
 
     @property
     def moves(self) -> bool:
@@ -119,6 +124,8 @@ class _Move:
         if not self.to_ub or self.pad is None:
             return False
         left, right = self.pad[0], self.pad[1]
+        if self.compact:
+            return bool(right or (self.n * self.length) % 32)
         return bool(left or right or _align32(left + self.length + right) != left + self.length + right)
 
 
@@ -141,13 +148,15 @@ def _plan_copy(ctx, dst: Any, src: Any, count_or_params: Any) -> tuple[_Move, Gl
     raise TypeError("DataCopy between UB tensors is not emulated (use a vector copy)")
 
 
-def _plan_copy_pad(ctx, dst: Any, src: Any, ext: DataCopyExtParams,
-                   pad: DataCopyPadExtParams | None) -> tuple[_Move, GlobalTensor] | None:
+def _plan_copy_pad(ctx, dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtParams | None = None,
+                   mode: Any = None) -> tuple[_Move, GlobalTensor] | None:
     _check_ext(ctx, ext, "DataCopyPad")
     n, length = int(ext.blockCount), int(ext.blockLen)
     if n == 0 or length == 0:
         return None
     k = np.arange(n, dtype=np.int64)
+    if mode is PaddingMode.Compact:
+        return _plan_compact(dst, src, ext, pad, n, length, k)
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
         pad = pad or DataCopyPadExtParams()
         sz = dst.dtype.itemsize
@@ -161,6 +170,23 @@ def _plan_copy_pad(ctx, dst: Any, src: Any, ext: DataCopyExtParams,
         ub_stride = _align32(int(ext.srcStride) * 32 + length)
         return _Move("DataCopyPad", src, False, n, length, length + int(ext.dstStride), src.addr + k * ub_stride,
                      (src.addr, 0)), dst
+    raise TypeError("DataCopyPad needs one LocalTensor and one GlobalTensor")
+
+
+def _plan_compact(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtParams | None, n: int,
+                  length: int, k: np.ndarray) -> tuple[_Move, GlobalTensor]:
+    """Compact mode: UB block k at ``k * blockLen`` (no 32 B alignment per block, the UB stride unused);
+    GM->UB pads once after the last block (rightPadding, then dummy bytes to 32 B; leftPadding unused)."""
+    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+        pad = pad or DataCopyPadExtParams()
+        sz = dst.dtype.itemsize
+        right = int(pad.rightPadding) * sz
+        entry = (dst.addr, _align32(n * length + right))
+        return _Move("DataCopyPad", dst, True, n, length, length + int(ext.srcStride), dst.addr + k * length,
+                     entry, (0, right, pad, sz), compact=True), src
+    if isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        return _Move("DataCopyPad", src, False, n, length, length + int(ext.dstStride), src.addr + k * length,
+                     (src.addr, 0), compact=True), dst
     raise TypeError("DataCopyPad needs one LocalTensor and one GlobalTensor")
 
 
@@ -238,12 +264,14 @@ def _to_gm(ctx, mv: _Move, alive: list) -> None:
             first = int(idx[first]) if idx is not None else int(mv.ub_starts[0]) + first
             missing = int((~shadow).sum())
             m.report("UNDEFINED_READ", f"{mv.api} to {g.buf.name} copies {missing} never-written "
-                     f"UB byte(s), first at {first}", address=first, size=missing)
+                     f"UB byte(s), first at {first}", address=first, size=missing, severity=WARNING)
+        mode = dma_mode(m)
+        put = gm_write if mode is None else (lambda buf, off, raw: gm_combine(buf, off, raw, mode))
         if contiguous_gm:
-            gm_write(g.buf, g.offset + int(rel[0]), data[k])
+            put(g.buf, g.offset + int(rel[0]), data[k])
         else:
             for b in range(mv.n):
-                gm_write(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
+                put(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
 
     for k, (m, g) in enumerate(alive):
         token = enter(m)
@@ -270,8 +298,11 @@ def _to_ub(ctx, mv: _Move, alive: list) -> None:
     if mv.fills:
         left, right, pad, sz = mv.pad
         for m, g in alive:
-            for addr, _, value, defined in _pad_fill(g, g.offset + rel, mv.ub_starts - left, mv.length, left,
-                                                     right, pad, sz):
+            if mv.compact:            # one tail after the packed blocks, filled as one block's would be
+                fills = _pad_fill(g, g.offset + rel[:1], mv.ub_starts[:1], mv.n * mv.length, 0, right, pad, sz)
+            else:
+                fills = _pad_fill(g, g.offset + rel, mv.ub_starts - left, mv.length, left, right, pad, sz)
+            for addr, _, value, defined in fills:
                 m.ub.write(addr, value, defined)
 
 
@@ -309,16 +340,33 @@ def _parked(ctx, fn, args: tuple) -> bool:
 
 
 def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
-    """``DataCopy(dst, src, count)`` (contiguous, 32 B granules) or ``DataCopy(dst, src, DataCopyParams)``."""
+    """``DataCopy(dst, src, count)`` (contiguous, 32 B granules) or ``DataCopy(dst, src, DataCopyParams)``;
+    UB to UB when both are LocalTensors."""
     ctx = current()
+    if isinstance(dst, LocalTensor) and isinstance(src, LocalTensor):
+        from .ubcopy import ub_to_ub
+        ub_to_ub(ctx, dst, src, count_or_params)
+        return
     if not _parked(ctx, DataCopy, (dst, src, count_or_params)):
         _perform(ctx, *_plan_copy(ctx, dst, src, count_or_params))
 
 
-def DataCopyPad(dst: Any, src: Any, ext: DataCopyExtParams, pad: DataCopyPadExtParams | None = None) -> None:
+class PaddingMode(Enum):
+    """DataCopyPad<T, mode>: Normal pads every block to 32 B; Compact packs the blocks and pads once."""
+
+    Normal = 0
+    Compact = 1
+
+
+def DataCopyPad(*args: Any) -> None:
+    """``DataCopyPad<T[, mode]>(dst, src, DataCopyExtParams[, DataCopyPadExtParams])`` (a leading
+    PaddingMode is the template argument; Normal when there is none)."""
+    mode = args[0] if args and isinstance(args[0], PaddingMode) else PaddingMode.Normal
+    dst, src, ext, *rest = args[1:] if args and isinstance(args[0], PaddingMode) else args
+    pad = rest[0] if rest else None
     ctx = current()
-    if not _parked(ctx, DataCopyPad, (dst, src, ext, pad)):
-        plan = _plan_copy_pad(ctx, dst, src, ext, pad)
+    if not _parked(ctx, DataCopyPad, (dst, src, ext, pad, mode)):
+        plan = _plan_copy_pad(ctx, dst, src, ext, pad, mode)
         if plan is not None:
             _perform(ctx, *plan)
 

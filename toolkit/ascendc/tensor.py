@@ -153,6 +153,22 @@ class LocalTensor:
         ctx.ub.write(addr, raw)
         ctx.emit(shared(ScalarOp, "ub_write", self.dtype.itemsize, kernel_frame()))
 
+    def Print(self, length: Any = None) -> None:
+        """CPU debugging: the first ``len`` elements (all by default), one 32 B DataBlock per line, each
+        line led by its first element's index (``0000: 0 1 2 ...``)."""
+        from .debug import device_print
+        ctx = current()
+        n = self.count if length is None else int(scalar_value(length))
+        ctx.ub.check(self.addr, n * self.dtype.itemsize, "LocalTensor::Print")
+        values = ctx.ub.view(self.addr, n * self.dtype.itemsize).view(self.dtype)
+        per = max(32 // self.dtype.itemsize, 1)
+        lines = []
+        for k in range(0, n, per):
+            cells = [f"{float(v):g}" if self.dtype.kind == "f" or self.dtype.name == "bfloat16" else str(int(v))
+                     for v in values[k:k + per]]
+            lines.append(f"{k:04d}: " + " ".join(cells))
+        device_print("\n".join(lines) + ("\n" if lines else ""))
+
     # -- emulator helpers (not Ascend C API) ----------------------------------------------------
     def to_numpy(self, count: int | None = None) -> np.ndarray:
         """Copy of the current UB content (debugging and tests)."""

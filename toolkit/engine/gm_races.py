@@ -38,6 +38,18 @@ def finish(bufs: list[GmBuffer], diag: Diagnostics) -> None:
             _replay(b, log, diag)
 
 
+def settle(bufs: list[GmBuffer], diag: Diagnostics) -> None:
+    """A cross-core synchronisation released the cores: the writes so far are judged (lock-step: the log
+    up to here) and settled (:data:`~toolkit.engine.gm_writers.SETTLED`): writes after the
+    synchronisation conflict with none of them."""
+    for b in bufs:
+        if b.race_log is not None:
+            if b.race_seen:
+                _replay(b, b.race_log, diag)
+            b.race_log, b.race_seen = [], False
+        b.writer.settle()
+
+
 def _replay(buf: GmBuffer, log: list, diag: Diagnostics) -> None:
     seen = GmWriters(buf.size)
     for core, lo, hi, order, where in sorted(log, key=lambda e: e[0]):     # stable: program order per core

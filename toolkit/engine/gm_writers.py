@@ -16,6 +16,10 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 NOBODY = -1
+#: the writer of bytes written before the launch's last cross-core synchronisation (SyncAll,
+#: CrossCoreWaitFlag ...) or by a DMA atomic: written (``>= 0``), but owned by no core, so a later write
+#: by any core neither conflicts with them nor yields to them
+SETTLED = 0x7FFF
 
 
 class GmWriters(NDArrayOperatorsMixin):
@@ -45,7 +49,7 @@ class GmWriters(NDArrayOperatorsMixin):
         hit = None
         count = 0
         for k in range(i, j):
-            if self._cores[k] != core:
+            if self._cores[k] != core and self._cores[k] != SETTLED:
                 s = max(self._starts[k], lo)
                 hit = hit or (s, self._cores[k])
                 count += min(self._ends[k], hi) - s
@@ -57,7 +61,20 @@ class GmWriters(NDArrayOperatorsMixin):
         lo, hi = max(lo, 0), min(hi, self.size)
         i, j = self._span(lo, hi)
         return [(max(self._starts[k], lo), min(self._ends[k], hi), self._cores[k]) for k in range(i, j)
-                if self._cores[k] > core]
+                if core < self._cores[k] != SETTLED]
+
+    def settle(self) -> None:
+        """Every byte written so far is now :data:`SETTLED` (a cross-core synchronisation happened)."""
+        if not self._cores:
+            return
+        starts, ends = [self._starts[0]], [self._ends[0]]
+        for s, e in zip(self._starts[1:], self._ends[1:]):
+            if s == ends[-1]:
+                ends[-1] = e
+            else:
+                starts.append(s)
+                ends.append(e)
+        self._starts, self._ends, self._cores = starts, ends, [SETTLED] * len(starts)
 
     def record(self, lo: int, hi: int, core: int) -> None:
         """``core`` (or NOBODY: forget) is now the last writer of [lo, hi)."""

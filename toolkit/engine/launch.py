@@ -129,12 +129,14 @@ def _run_cores(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
         ctxs = launch_cores(run_core, block_num, machine, diag, shared, [a.buf for a in args if isinstance(a, GmPtr)])
         for ctx in ctxs:
             core_done(ctx.core_id, block_num)
-    else:
-        ctxs = []
-        for block in range(block_num):
-            ctxs.append(CoreContext(machine, block, block_num, diag, shared=shared))
-            run_core(ctxs[-1])
-            core_done(block, block_num)
+    else:                                         # one core after another; cross-core waits honoured
+        from .lockstep import run_serial
+        ctxs = [CoreContext(machine, block, block_num, diag, shared=shared) for block in range(block_num)]
+
+        def run_one(ctx: CoreContext) -> None:
+            run_core(ctx)
+            core_done(ctx.core_id, block_num)
+        run_serial(ctxs, run_one, [a.buf for a in args if isinstance(a, GmPtr)], diag)
     return [(ctx, aborted.get(ctx.core_id)) for ctx in ctxs]
 
 

@@ -13,7 +13,10 @@ Results, diagnostics and event streams equal the core-by-core run (``mode="seria
 reference): the API implementations are the same functions (they work on rows), events go to each core's
 own stream in its own order, diagnostics are reported for each core and ordered as a serial run orders
 them (:meth:`Diagnostics.finalize`). Cores only interact through GM, which a race-free kernel does not
-make order dependent (GM_WRITE_CONFLICT reports a race).
+make order dependent (GM_WRITE_CONFLICT reports a race), and through cross-core synchronisation: a core
+that must wait for others (SyncAll, CrossCoreWaitFlag, IBWait ...: toolkit.ascendc.crosscore) parks with a
+:class:`WaitRequest`, resumed once its condition holds; :func:`run_serial` gives the core-by-core run the
+same waits (a core runs until it ends or waits, then the next one).
 """
 from __future__ import annotations
 
@@ -90,6 +93,54 @@ class CallRequest(_Parked):
         return {}
 
 
+class WaitRequest:
+    """A core waiting for other cores (``cond()`` tells whether it may go on; ``what`` names the wait)."""
+
+    __slots__ = ("cond", "what", "key")
+
+    def __init__(self, cond: Callable[[], bool], what: str):
+        self.cond, self.what = cond, what
+
+    def make_key(self) -> tuple:
+        return ("wait", id(self))
+
+
+def _deadlock(ctx: CoreContext, req: WaitRequest) -> KernelAbort:
+    try:
+        ctx.report("CROSS_CORE_DEADLOCK", f"{req.what}: every other core ended or waits too; the hardware "
+                   f"hangs here", where=ctx.state.get("wait_where"))
+    except KernelAbort as stop:
+        return stop
+    raise AssertionError("CROSS_CORE_DEADLOCK is fatal")
+
+
+class _Waits:
+    """What both runners do at a cross-core wait: park the core; resume waiting cores whose condition
+    holds, in core order, settling the GM writes made so far (toolkit.engine.gm_races.settle)."""
+
+    def wait(self, ctx: CoreContext, cond: Callable[[], bool], what: str, where: tuple) -> None:
+        if cond():
+            return
+        ctx.state["wait_where"] = where
+        outcome = self.main.switch(WaitRequest(cond, what))
+        if isinstance(outcome, KernelAbort):
+            raise outcome
+
+    def ready(self) -> list[int]:
+        return sorted(c for c, r in self.parked.items() if isinstance(r, WaitRequest) and r.cond())
+
+    def release(self, core: int, outcome: Any = None) -> None:
+        self.parked.pop(core)
+        if outcome is None:
+            gm_races.settle(self.gm_bufs, self.diag)
+        self._step(core, self._switch(core, outcome))
+
+    def deadlock(self) -> None:
+        """Only cores that wait are left, none may go on: each stops as the hardware would hang."""
+        for core in sorted(self.parked):
+            self.release(core, _deadlock(self.ctxs[core], self.parked[core]))
+
+
 @dataclass
 class LeaderRequest:
     """A parked call whose code must run on the leader core's own stack (a native ``__simd_vf__`` body of
@@ -162,11 +213,11 @@ def _key_of_type(t: type) -> Callable[[Any], tuple]:
 _KEYS: dict[type, Callable[[Any], tuple]] = {}
 
 
-class Scheduler:
+class Scheduler(_Waits):
     """Runs the cores of one launch in lock-step (see the module docstring)."""
 
     def __init__(self, ctxs: list[CoreContext], data2d: np.ndarray, defined2d: np.ndarray,
-                 on_switch: Callable[[int], None] | None = None):
+                 on_switch: Callable[[int], None] | None = None, gm_bufs: list = (), diag: Diagnostics = None):
         import greenlet
         self._greenlet = greenlet
         self.ctxs = ctxs
@@ -176,6 +227,7 @@ class Scheduler:
         self.parked: dict[int, Any] = {}
         self.glets: dict[int, Any] = {}
         self.stats = {"calls_parked": 0, "groups_run": 0}   # how much the lock-step run shared
+        self.gm_bufs, self.diag = list(gm_bufs), diag
 
     # -- inside a core's greenlet --------------------------------------------------------------------
     def park(self, req) -> Any:
@@ -204,7 +256,7 @@ class Scheduler:
         in place, a launch's contexts, UB and events would wait for the cyclic collector, which every
         entry point pauses)."""
         for ctx in self.ctxs:
-            ctx.scheduler = None
+            ctx.scheduler = ctx.cross = None
         self.glets.clear()
         self.parked.clear()
         self.main = None
@@ -212,14 +264,23 @@ class Scheduler:
     def _run(self, body: Callable[[CoreContext], None]) -> None:
         self.main = self._greenlet.getcurrent()
         for ctx in self.ctxs:
-            ctx.scheduler = self
+            ctx.scheduler = ctx.cross = self
             g = self._greenlet.greenlet(lambda ctx=ctx: (body(ctx), _DONE)[1])
             self.glets[ctx.core_id] = g
             self._step(ctx.core_id, self._switch(ctx.core_id))
         while self.parked:
+            ready = self.ready()
+            if ready:
+                for core in ready:
+                    self.release(core)
+                continue
             groups: dict[tuple, list[int]] = {}
             for core, req in self.parked.items():
-                groups.setdefault(req.key, []).append(core)
+                if not isinstance(req, WaitRequest):
+                    groups.setdefault(req.key, []).append(core)
+            if not groups:
+                self.deadlock()
+                continue
             for cores in sorted(groups.values(), key=lambda cs: cs[0]):
                 cores = sorted(cores)
                 self.stats["calls_parked"] += len(cores)
@@ -284,9 +345,54 @@ def run_lockstep(ctxs: list[CoreContext], data2d: np.ndarray, defined2d: np.ndar
     GM writes to ``gm_bufs`` judged for conflicts as a core-by-core run judges them (toolkit.engine.gm_races);
     returns how much the cores shared (:attr:`Scheduler.stats`)."""
     logged = gm_races.start(gm_bufs)
-    sched = Scheduler(ctxs, data2d, defined2d, on_switch)
+    sched = Scheduler(ctxs, data2d, defined2d, on_switch, logged, diag)
     try:
         sched.run(run_core)
     finally:
         gm_races.finish(logged, diag)
     return sched.stats
+
+
+class SerialRunner(_Waits):
+    """The core-by-core run (``mode="serial"``, the reference): core 0 runs until it ends or waits for
+    other cores, then core 1 ..., then the lowest waiting core whose condition holds, and so on. A kernel
+    with no cross-core wait runs each core to its end in turn. Each core runs in its own greenlet (so a
+    wait can suspend it, native stack included)."""
+
+    def __init__(self, ctxs: list[CoreContext], on_switch: Callable[[int], None] | None,
+                 gm_bufs: Iterable[GmBuffer], diag: Diagnostics):
+        import greenlet
+        self._greenlet = greenlet
+        self.ctxs, self.on_switch = ctxs, on_switch
+        self.gm_bufs, self.diag = list({id(b): b for b in gm_bufs}.values()), diag
+        self.parked: dict[int, Any] = {}
+        self.glets: dict[int, Any] = {}
+        self.main = None
+
+    _switch = Scheduler._switch
+    _step = Scheduler._step
+
+    def run(self, body: Callable[[CoreContext], None]) -> None:
+        self.main = self._greenlet.getcurrent()
+        try:
+            for ctx in self.ctxs:
+                ctx.cross = self
+                self.glets[ctx.core_id] = self._greenlet.greenlet(lambda ctx=ctx: (body(ctx), _DONE)[1])
+                self._step(ctx.core_id, self._switch(ctx.core_id))
+            while self.parked:
+                ready = self.ready()
+                if ready:
+                    self.release(ready[0])
+                else:
+                    self.deadlock()
+        finally:
+            for ctx in self.ctxs:
+                ctx.cross = None
+            self.glets.clear()
+            self.main = None
+
+
+def run_serial(ctxs: list[CoreContext], run_core: Callable[[CoreContext], None], gm_bufs: Iterable[GmBuffer],
+               diag: Diagnostics, on_switch: Callable[[int], None] | None = None) -> None:
+    """Run the cores of one launch one after another (both routes), cross-core waits honoured."""
+    SerialRunner(ctxs, on_switch, gm_bufs, diag).run(run_core)

@@ -39,6 +39,11 @@ class CoreContext:
         self.shared = shared if shared is not None else {}   # per launch: interned VF instruction streams
         self.scheduler = None     # the lock-step scheduler (toolkit.engine.lockstep) when the launch runs so
         self.abort_diag = None    # the fatal diagnostic that stopped the core, for a native caller (.asc route)
+        self.state: dict = {}     # per-core API state the hardware keeps in registers (event flags, mutexes,
+        #                           the DMA atomic mode, special registers): toolkit.ascendc.sync, .atomic ...
+        self.at_finish: list = [] # end-of-kernel checks the APIs registered (unpaired flags ...)
+        self.cross = None         # the launch's runner when a core must wait for others (SyncAll,
+        #                           CrossCoreWaitFlag): toolkit.engine.lockstep
 
     def intern_stream(self, instrs) -> tuple:
         """One tuple object per distinct VF instruction stream of a launch: cores and tiles running the
@@ -56,6 +61,8 @@ class CoreContext:
         """End-of-kernel checks (queue leaks)."""
         for pipe in self.pipes:
             pipe.check_leaks(self)
+        for check in self.at_finish:
+            check(self)
 
 
 def current() -> CoreContext:

@@ -3,6 +3,23 @@
 A check that fails creates a :class:`Diagnostic` naming the code, the kernel source line, the
 address/size and the rule broken. Fatal ones (the hardware would abort) also raise
 :class:`KernelAbort`, which the launcher catches per core; the rest are collected and the run goes on.
+
+Severity rule (issue 18 point 5: the tool's verdict never contradicts a correct program). A check is an
+*error* when a program that breaks it gets a wrong hardware result (or none: a hang, an abort) in the
+bytes or values it produces; it is a *warning* when the hardware result of everything the program wrote
+or computed is right and only something the program may not care about is affected (speed, bytes it
+never wrote, resources it did not give back). A code has one default severity (:data:`CODES`); a check
+whose two cases differ reports the code at the severity of its case (``report(..., severity=...)``):
+
+- ``UNDEFINED_READ`` by a scalar read (GetValue of never-written UB): error, the value the scalar unit
+  gets is undefined and feeds the program's control flow or arithmetic.
+- ``UNDEFINED_READ`` by a DMA to GM (DataCopy / DataCopyPad of a UB range part of which was never
+  written): warning. Copying out a whole buffer of which the kernel wrote only part is legal; the GM
+  bytes that receive the never-written UB bytes hold undefined values, which matters only if someone
+  reads them, and then that reader's own check fails on the undefined values.
+- ``QUEUE_LEAK``: warning (a buffer still allocated at kernel end wastes nothing the result needs).
+- ``GM_WRITE_CONFLICT``: error (the bytes depend on the cores' order); writes separated by a cross-core
+  synchronisation (SyncAll, CrossCoreWaitFlag) and DMA atomics (SetAtomicAdd ...) do not conflict.
 """
 from __future__ import annotations
 
@@ -22,16 +39,18 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "GM_OUT_OF_BOUNDS": (ERROR, True, "GM access must stay inside the GM buffer"),
     "UB_OVER_BUDGET": (ERROR, True, "InitBuffer total must fit the UB budget"),
     "TOO_MANY_BUFFERS": (ERROR, True, "at most 64 buffers over all InitBuffer calls"),
-    "UNDEFINED_READ": (ERROR, False, "UB bytes that were never written must not reach GM or a scalar read"),
+    "UNDEFINED_READ": (ERROR, False, "UB bytes that were never written must not reach a scalar read (error) or GM (warning: legal when nobody reads those GM bytes)"),
     "QUEUE_DEQUE_EMPTY": (ERROR, True, "DeQue needs a tensor EnQue'd before"),
     "QUEUE_DOUBLE_FREE": (ERROR, True, "FreeTensor of a buffer that is not allocated"),
     "QUEUE_NO_FREE_BUFFER": (ERROR, True, "AllocTensor needs a free buffer (FreeTensor the previous ones)"),
     "QUEUE_DEPTH_EXCEEDED": (ERROR, True, "more consecutive EnQue than the queue depth"),
     "QUEUE_BAD_STATE": (ERROR, True, "EnQue needs a tensor from AllocTensor that was not queued yet"),
     "QUEUE_NOT_INITIALISED": (ERROR, True, "a queue or TBuf must be given memory by InitBuffer before use"),
-    "QUEUE_LEAK": (ERROR, False, "every allocated queue buffer must be freed before the kernel ends"),
+    "QUEUE_LEAK": (WARNING, False, "every allocated queue buffer should be freed before the kernel ends"),
     "UNALIGN_STORE_NOT_FLUSHED": (ERROR, False, "StoreUnAlign must be followed by StoreUnAlignPost before the VF ends"),
-    "GM_WRITE_CONFLICT": (ERROR, False, "two cores must not write the same GM bytes"),
+    "GM_WRITE_CONFLICT": (ERROR, False, "two cores must not write the same GM bytes (unless a cross-core sync separates the writes or DMA atomics accumulate them)"),
+    "SYNC_UNPAIRED": (ERROR, False, "SetFlag/WaitFlag and Mutex Lock/Unlock pair up: a wait nobody signals hangs its pipe, a second SetFlag of one event and id before its WaitFlag is undefined"),
+    "CROSS_CORE_DEADLOCK": (ERROR, True, "a core that waits for other cores (SyncAll, CrossCoreWaitFlag, IBWait, WaitPreBlock) needs them to reach the matching signal; otherwise it hangs"),
     "ZEROING_ACCUMULATOR": (WARNING, False, "an accumulator updated in ZEROING mode under a partial mask loses the lanes outside it; use MERGING"),
     "REGISTER_LIMIT": (ERROR, True, "VF register file limits (UnalignRegForLoad 4, UnalignRegForStore 4)"),
     "REGISTER_SPILL": (WARNING, False, "more than 32 RegTensor / 8 MaskReg live in one VF spill to UB"),
@@ -40,6 +59,8 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "MASK_ZERO": (WARNING, False, "a level-0 call with an empty mask is not guaranteed to be a no-op on Ascend 950"),
     "VF_RULE": (ERROR, True, "RegBase registers and APIs live inside __simd_vf__ functions; a VF may call only __simd_callee__ functions"),
     "VF_SOFTWARE_LOOP": (WARNING, False, "a VF loop with while/do, continue, break, return, goto, switch, a data-dependent if or ?: cannot be a hardware loop: the compiler emits scalar branches per iteration (slow)"),
+    "KERNEL_ASSERT": (ERROR, True, "a kernel assert / ascendc_assert whose condition is false stops the core (its message is printed)"),
+    "KERNEL_TRAP": (ERROR, True, "Trap() stops the core"),
     "SQUEEZE_STATUS_MISSING": (ERROR, False, "the AR form of StoreUnAlign stores the byte count of the Squeeze<STORE_REG> before it: the two must alternate"),
     "UNSUPPORTED_API": (ERROR, True, "the emulator implements the Ascend C surface listed in the README; other names or forms are refused"),
 }
@@ -148,10 +169,12 @@ class Diagnostics:
 
     def report(self, code: str, message: str, *, core: int | None = None, address: int | None = None,
                size: int | None = None, where: tuple[str, int] | None = None, raise_fatal: bool = True,
-               order: tuple | None = None, **extra: Any) -> Diagnostic:
+               order: tuple | None = None, severity: str | None = None, **extra: Any) -> Diagnostic:
         """Report a diagnostic; ``order`` (from :meth:`position`) files a report judged later where a
-        core-by-core run would have made it."""
-        severity, fatal, rule = CODES[code]
+        core-by-core run would have made it; ``severity`` overrides the code's default for a case of the
+        check whose hardware result differs (see the module docstring)."""
+        default, fatal, rule = CODES[code]
+        severity = severity or default
         file, line = where if where is not None else kernel_frame()
         diag = Diagnostic(code, severity, message, rule, file, line, core, address, size, dict(extra),
                           cores=[core] if core is not None else [])

@@ -14,3 +14,6 @@
 #include "asc/reg.h"
 #include "asc/vf.h"
 #include "asc/capi.h"
+#include "asc/sysapi.h"
+#include "asc/layout.h"
+#include "asc/debug.h"

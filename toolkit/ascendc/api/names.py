@@ -2,7 +2,7 @@
 and value types, constants, macros (written by hand in the headers named)."""
 from __future__ import annotations
 
-from toolkit.ascendc import dma, pipe, tensor
+from toolkit.ascendc import bufpool, dma, dma_nd, pipe, shape, sync, tensor
 from toolkit.ascendc.membase import params
 from toolkit.ascendc.regbase import types as rt
 
@@ -25,6 +25,10 @@ STRUCTS = [
     StructDef("AscendC::DataCopyPadExtParams", dma.DataCopyPadExtParams,
               (_u("isPad", "bool", "false"), _u("leftPadding", "uint8_t", "0"), _u("rightPadding", "uint8_t", "0"),
                _u("paddingValue", "T", "T(0)")), doc=f"{_MB}/数据搬运/DataCopyPad（GMToUB非对齐数据搬运）.md", template="T"),
+    StructDef("AscendC::SliceInfo", dma_nd.SliceInfo,
+              (_u("startIndex", "uint32_t", "0"), _u("endIndex", "uint32_t", "0"), _u("stride", "uint32_t", "0"),
+               _u("burstLen", "uint32_t", "1"), _u("shapeValue", "uint32_t", "0")),
+              doc=f"{_MB}/数据搬运/DataCopy（GM与UB切片数据搬运）.md"),
     StructDef("AscendC::BinaryRepeatParams", params.BinaryRepeatParams,
               tuple(_u(n, "uint8_t", d) for n, d in (("dstBlkStride", "1"), ("src0BlkStride", "1"),
                                                      ("src1BlkStride", "1"), ("dstRepStride", "8"),
@@ -41,7 +45,16 @@ STRUCTS = [
               doc=f"{_MB}/比较与选择/GatherMask.md"),
 ]
 
+STRUCTS.append(StructDef(
+    "AscendC::ShapeInfo", shape.ShapeInfo,
+    (_u("shapeDim", "uint8_t", "0"), _u("originalShapeDim", "uint8_t", "0"),
+     *(Field(f"shape{k}", "uint32_t", "0", f"shape[{k}]") for k in range(shape.K_MAX_DIM)),
+     *(Field(f"originalShape{k}", "uint32_t", "0", f"originalShape[{k}]") for k in range(shape.K_MAX_DIM)),
+     Field("dataFormat", "uint8_t", "0", "dataFormat")), doc="基础API/辅助数据结构/ShapeInfo.md",
+    hand="tensor.h: the shapes are arrays (K_MAX_DIM) and the constructors take them"))
+
 _REG = "基础API/Reg矢量计算/寄存器数据类型"
+_NDDMA = "基础API/Memory矢量计算/数据搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md"
 _RES = "基础API/资源管理"
 _T = "types.h"
 _C = "constant of the vector core (types.h)"
@@ -76,6 +89,31 @@ NAMES = [
     NameDef("AscendC::TQue", "handle", "pipe.h", pipe.TQue, f"{_RES}/TQue/TQue.md"),
     NameDef("AscendC::TQueBind", "handle", "pipe.h: a TQue between two positions", None,
             f"{_RES}/TQueBind/TQueBind.md"),
+    # sys breadth (issue 18): resources, synchronisation, system
+    NameDef("AscendC::TBufPool", "handle", "pipe.h", bufpool.TBufPool, f"{_RES}/TBufPool/TBufPool构造函数.md"),
+    NameDef("AscendC::LocalMemAllocator", "handle", "pipe.h", bufpool.LocalMemAllocator,
+            f"{_RES}/LocalMemAllocator/LocalMemAllocator构造函数.md"),
+    NameDef("AscendC::TBufHandle", "alias", "pipe.h: a custom TBufPool's buffer (its index)"),
+    NameDef("EXTERN_IMPL_BUFPOOL", "macro", "pipe.h", None, f"{_RES}/自定义TBufPool/EXTERN_IMPL_BUFPOOL宏.md"),
+    NameDef("GM_ADDR", "macro", "types.h: a GM byte pointer (uint8_t*)"),
+    NameDef("AscendC::TQueSync", "handle", "sync.h", sync.TQueSync, "基础API/同步控制/核内同步/TQueSync模板参数.md"),
+    NameDef("AscendC::Mutex", "type", "sync.h: static Lock / Unlock", None, "基础API/同步控制/核内同步/Lock.md"),
+    NameDef("AscendC::MutexID", "alias", "sync.h: uint8_t"),
+    NameDef("AscendC::SyncAllConfig", "type", "sync.h", None, "基础API/同步控制/核间同步/SyncAll.md"),
+    NameDef("AscendC::DEFAULT_SYNC_ALL_CONFIG", "constant", "sync.h"),
+    NameDef("AscendC::NumericLimits", "type", "sysapi.h", None, "基础API/工具接口/NumericLimits工具类/简介.md"),
+    NameDef("AscendC::NdDmaLoopInfo", "type", "dma.h: per-dimension arrays sized by dim", None, _NDDMA),
+    NameDef("AscendC::NdDmaParams", "type", "dma.h", None, _NDDMA),
+    NameDef("AscendC::NdDmaConfig", "type", "dma.h", None, _NDDMA),
+    NameDef("AscendC::kDefaultNdDmaConfig", "constant", "dma.h", None, _NDDMA),
+    NameDef("AscendC::K_MAX_DIM", "constant", "tensor.h: the dimensions a ShapeInfo holds", None,
+            "基础API/辅助数据结构/ShapeInfo.md"),
+    NameDef("AscendC::Std::Int", "alias", "layout.h: a compile-time size (std::integral_constant)", None,
+            "基础API/辅助数据结构/Coordinate/Coordinate简介.md"),
+    NameDef("float16_t", "alias", "types.h: half"),
+    NameDef("float32_t", "alias", "types.h: float"),
+    NameDef("AscendC::TTagType", "alias", "tensor.h: int32_t, a LocalTensor's user tag", None,
+            "基础API/数据结构/LocalTensor/SetUserTag.md"),
     NameDef("AscendC::TBuf", "handle", "pipe.h", pipe.TBuf, f"{_RES}/TBuf/TBuf.md"),
     NameDef("AscendC::LocalTensor", "type", "tensor.h", tensor.LocalTensor, "基础API/数据结构/LocalTensor/LocalTensor.md"),
     NameDef("AscendC::GlobalTensor", "type", "tensor.h", tensor.GlobalTensor,

@@ -80,6 +80,7 @@ class Form:
     scalar_read: bool = False      #: a scalar read (counted for the VF parameters it feeds)
     const: bool = False            #: a const member function
     cpp_name: str | None = None    #: the C++ function name when it is not the API's short name (operators)
+    into: str | None = None        #: an in-place form: the LocalTensor argument the Python result is assigned to
 
     @property
     def sent_args(self) -> tuple[Arg, ...]:
@@ -143,6 +144,7 @@ class Field:
     name: str
     ctype: str
     default: str
+    expr: str | None = None        #: how the encoder reads it when the C++ member differs (``shape[0]``)
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,7 @@ class StructDef(_Qualified):
     template: str | None = None    #: a template struct's type parameter (``DataCopyPadExtParams<T>``)
     aliases: tuple[str, ...] = ()  #: other C++ names of the same struct
     required: int = -1             #: positional constructor: fields without a default argument (-1: all)
+    hand: str | None = None        #: the C++ struct is written by hand there (only its encoder is generated)
 
 
 
@@ -200,6 +203,10 @@ def ttrait(name: str = "trait") -> TParam:
     return TParam(TRAIT, name, "const CastTrait&", "castTrait")
 
 
+def tvalue(name: str, ctype: str = "int", default: str | None = None) -> TParam:
+    return TParam(VALUE, name, ctype, default)
+
+
 def tded(*names: str) -> tuple[TParam, ...]:
     return tuple(TParam(DEDUCED, n) for n in names)
 
@@ -213,10 +220,6 @@ def tmode(default: str = "ZEROING") -> TParam:
     """``auto mode = MaskMergeMode::ZEROING``: a MaskMergeMode or a pointer to a ``...SpecificMode``
     struct (Div, Exp, Sqrt, Ln, Log, Log2, Log10); only its merge mode is sent."""
     return TParam(ENUM, "mode", "auto", f"MaskMergeMode::{default}", of="MaskMergeMode")
-
-
-def tvalue(name: str, ctype: str, default: str | None = None) -> TParam:
-    return TParam(VALUE, name, ctype, default)
 
 
 def thidden(name: str, ctype: str = "class", default: str | None = "void") -> TParam:

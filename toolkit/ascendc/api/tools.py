@@ -1,5 +1,5 @@
-"""Utilities and debugging: GetVecLen and the integer helpers (compile-time C++), PRINTF / printf /
-DumpTensor, and the VF call macro. None of them needs the emulator: they are written by hand in
+"""Utilities: GetVecLen and the integer helpers (compile-time C++) and the VF call macro (debugging is in
+``debug.py``). None of them needs the emulator: they are written by hand in
 ``include/asc/types.h`` and ``include/asc/vf.h`` and declared here so that every public name is defined."""
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ FAMILY = Family("tools", "AscendC", "", None, doc_root="基础API")
 MACROS = Family("tools.macro", "", "", None, doc_root="基础API")
 
 _CONSTEXPR = "types.h: constexpr, usable in constant expressions (array bounds, template arguments)"
-_PRINT = "vf.h: formats on the host with std::printf (a variadic template, as the device printf)"
 _INT = (tded("T", "U"), scalar("a", "T"), scalar("b", "U"))
 
 APIS = [
@@ -20,12 +19,6 @@ APIS = [
     api(FAMILY, "CeilDivision", None, form(*_INT, ret="auto", hand=_CONSTEXPR), doc="标量计算/CeilDivision.md"),
     api(FAMILY, "AlignUp", None, form(*_INT, ret="auto", hand=_CONSTEXPR), note="not on a reference page"),
     api(FAMILY, "CeilAlign", None, form(*_INT, ret="auto", hand=_CONSTEXPR), note="not on a reference page"),
-    api(FAMILY, "PRINTF", None, form(tded("A"), scalar("fmt", "const char*"), hand=_PRINT),
-        doc="调试接口/上板打印/上板打印.md"),
-    api(FAMILY, "printf", None, form(tded("A"), scalar("fmt", "const char*"), hand=_PRINT),
-        doc="调试接口/上板打印/上板打印.md"),
-    api(FAMILY, "DumpTensor", None, form(hand="vf.h: accepted and ignored (no device dump file)"),
-        doc="调试接口/上板打印/DumpTensor.md"),
     api(MACROS, "asc_vf_call", Reg.asc_vf_call,
         form(hand="vf.h: a macro (asc_vf_call<F>(args...)) that marks the call site of a VF"),
         doc="基础API/Reg矢量计算/VF调用/asc_vf_call.md"),

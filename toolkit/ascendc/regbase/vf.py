@@ -275,6 +275,13 @@ def vf_end(ctx, rec: VfRecorder, launch: str, nparams: int, where: tuple, scalar
     if scalar_args:
         meta["scalar_args"] = scalar_args
     ctx.emit(VfCall(rec.name, launch, nparams, ctx.intern_stream(instrs), where, meta))
+    _publish_ar(ctx, rec.ar)
+
+
+def _publish_ar(ctx, ar: Any) -> None:
+    """The AR register a VF leaves is what GetSpr<SpecialPurposeReg::AR>() reads after it (per core)."""
+    for k, m in enumerate(getattr(ctx, "members", [ctx])):
+        m.state["AR"] = int(ar[k]) if np.ndim(ar) else int(ar)
 
 
 class _AscVfCall:

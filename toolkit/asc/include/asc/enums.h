@@ -42,11 +42,35 @@ namespace AscendC::Reg { enum class PairReduce : int { SUM = 0 }; }
 namespace __asc { template <> struct enum_id<AscendC::Reg::PairReduce> { static constexpr int value = 763883676; }; }
 namespace AscendC { enum class SpecialPurposeReg : int { AR = 0 }; }
 namespace __asc { template <> struct enum_id<AscendC::SpecialPurposeReg> { static constexpr int value = 1580302155; }; }
-namespace AscendC { enum class TPosition : uint8_t { GM = 0, VECIN = 1, VECOUT = 2, VECCALC = 3 }; }
+namespace AscendC { enum class TPosition : uint8_t { GM = 0, VECIN = 1, VECOUT = 2, VECCALC = 3, A1 = 4, A2 = 5, B1 = 6, B2 = 7, C1 = 8, C2 = 9, CO1 = 10, CO2 = 11, SPM = 12, TSCM = 13, C2PIPE2GM = 14, C2PIPE2LOCAL = 15, LCM = 3, SHM = 12 }; }
 namespace __asc { template <> struct enum_id<AscendC::TPosition> { static constexpr int value = 766810775; }; }
 namespace AscendC { enum class HardEvent : int { MTE2_V = 0, V_MTE2 = 1, V_MTE3 = 2, MTE3_V = 3, S_MTE3 = 4, MTE3_S = 5, S_MTE2 = 6, MTE2_S = 7, S_V = 8, V_S = 9, MTE2_MTE3 = 10, MTE3_MTE2 = 11 }; }
 namespace __asc { template <> struct enum_id<AscendC::HardEvent> { static constexpr int value = 1672029727; }; }
-enum pipe_t : int { PIPE_MTE2 = 0, PIPE_MTE3 = 1, PIPE_V = 2, PIPE_S = 3, PIPE_ALL = 4 };
+namespace AscendC { enum class MemDsbT : int { ALL = 0, DDR = 1, UB = 2, SEQ = 3 }; }
+namespace __asc { template <> struct enum_id<AscendC::MemDsbT> { static constexpr int value = 428434938; }; }
+namespace AscendC { enum class AtomicDtype : int { ATOMIC_NONE = 0, ATOMIC_F32 = 1, ATOMIC_F16 = 2, ATOMIC_S16 = 3, ATOMIC_S32 = 4, ATOMIC_S8 = 5, ATOMIC_BF16 = 6 }; }
+namespace __asc { template <> struct enum_id<AscendC::AtomicDtype> { static constexpr int value = 961182055; }; }
+namespace AscendC { enum class AtomicOp : int { ATOMIC_SUM = 0 }; }
+namespace __asc { template <> struct enum_id<AscendC::AtomicOp> { static constexpr int value = 1855875406; }; }
+namespace AscendC { enum class Hardware : uint8_t { GM = 0, UB = 1, L1 = 2, L0A = 3, L0B = 4, L0C = 5, BIAS = 6, FIXBUF = 7, MAX = 8 }; }
+namespace __asc { template <> struct enum_id<AscendC::Hardware> { static constexpr int value = 2100482880; }; }
+namespace AscendC { enum class CacheLine : int { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::CacheLine> { static constexpr int value = 312657536; }; }
+namespace AscendC { enum class DcciDst : int { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 }; }
+namespace __asc { template <> struct enum_id<AscendC::DcciDst> { static constexpr int value = 1646037824; }; }
+namespace AscendC { enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_PERSISTENT = 4 }; }
+namespace __asc { template <> struct enum_id<AscendC::CacheMode> { static constexpr int value = 1679887929; }; }
+namespace AscendC { enum class CacheRwMode : int { READ = 1, WRITE = 2, RW = 3 }; }
+namespace __asc { template <> struct enum_id<AscendC::CacheRwMode> { static constexpr int value = 1755690914; }; }
+namespace AscendC { enum class EngineType : int { AIC = 0, AIV = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::EngineType> { static constexpr int value = 1918827546; }; }
+namespace AscendC { enum class KernelMode : int { MIX_MODE = 0, AIC_MODE = 1, AIV_MODE = 2 }; }
+namespace __asc { template <> struct enum_id<AscendC::KernelMode> { static constexpr int value = 1182492698; }; }
+namespace AscendC { enum class DataFormat : uint8_t { ND = 0, NZ = 1, NCHW = 2, NC1HWC0 = 3, NHWC = 4 }; }
+namespace __asc { template <> struct enum_id<AscendC::DataFormat> { static constexpr int value = 531879299; }; }
+namespace AscendC { enum class PaddingMode : uint8_t { Normal = 0, Compact = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::PaddingMode> { static constexpr int value = 1076068602; }; }
+enum pipe_t : int { PIPE_MTE2 = 0, PIPE_MTE3 = 1, PIPE_V = 2, PIPE_S = 3, PIPE_ALL = 4, PIPE_M = 5, PIPE_MTE1 = 6, PIPE_FIX = 7 };
 namespace __asc { template <> struct enum_id<pipe_t> { static constexpr int value = 1299471314; }; }
 enum event_t : int { EVENT_ID0 = 0, EVENT_ID1 = 1, EVENT_ID2 = 2, EVENT_ID3 = 3, EVENT_ID4 = 4, EVENT_ID5 = 5, EVENT_ID6 = 6, EVENT_ID7 = 7 };
 namespace AscendC { using QuePosition = TPosition; using TEventID = int8_t; }

@@ -105,7 +105,6 @@ namespace AscendC { namespace MicroAPI = Reg; }
 namespace __asc {
 template <class T, const AscendC::Reg::RegTrait& Tr>
 inline Call& put(Call& c, const AscendC::Reg::RegTensor<T, Tr>& r) { return c.tag(T_REG, r.h_); }
-inline Call& put_tvalue(Call& c, long long v) { return c.tvalue(v); }
 // an ``auto mode`` template argument that is a pointer to a ...SpecificMode struct: its merge mode is sent
 template <class M>
     requires requires(const M* m) { m->mrgMode; }

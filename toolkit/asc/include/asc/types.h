@@ -16,6 +16,7 @@
 #define __no_simd_vf_fusion__
 #define __gm__
 #define __ubuf__
+#define __ssbuf__
 #define __inline__ inline
 #ifndef GM_ADDR
 #define GM_ADDR uint8_t*
@@ -44,7 +45,7 @@ struct half {
     half(double f) : half((float)f) {}
     half(int v) : half((float)v) {}
     operator float() const { return __asc::f16_to_f32(bits); }
-    static half from_bits(uint16_t b) { half h; h.bits = b; return h; }
+    static constexpr half from_bits(uint16_t b) { half h; h.bits = b; return h; }
 };
 struct bfloat16_t {
     uint16_t bits = 0;
@@ -53,7 +54,7 @@ struct bfloat16_t {
     bfloat16_t(double f) : bfloat16_t((float)f) {}
     bfloat16_t(int v) : bfloat16_t((float)v) {}
     operator float() const { return __asc::bf16_to_f32(bits); }
-    static bfloat16_t from_bits(uint16_t b) { bfloat16_t h; h.bits = b; return h; }
+    static constexpr bfloat16_t from_bits(uint16_t b) { bfloat16_t h; h.bits = b; return h; }
 };
 using float16_t = half;
 using float32_t = float;
@@ -75,6 +76,10 @@ constexpr uint32_t BLOCK_CUBE = 16;
 // Hand-written API forms (declared in toolkit/ascendc/api/tools.py): constexpr, so kernels can use them in
 // constant expressions (array bounds, template arguments); VECTOR_REG_WIDTH is the machine file's vl_bytes.
 __aicore__ constexpr inline uint32_t GetVecLen() { return VECTOR_REG_WIDTH; }
+// The UB budget a kernel may allocate and the DataBlock (the machine file's figures; a test checks them;
+// declared in toolkit/ascendc/api/system.py)
+__aicore__ constexpr inline uint32_t GetUBSizeInBytes() { return 253952; }
+__aicore__ constexpr inline int16_t GetDataBlockSizeInBytes() { return 32; }
 template <class T, class U>
 __aicore__ constexpr inline auto CeilDivision(T a, U b) -> decltype(a / b) { return (a + b - 1) / b; }
 template <class T, class U>

@@ -1,4 +1,4 @@
-// VF instances, hardware loops, asc_vf_call, kernel launches and device printf.
+// VF instances, hardware loops, asc_vf_call and kernel launches.
 #pragma once
 #include <cstdio>
 #include <exception>
@@ -125,13 +125,5 @@ auto launch_kernel(const char* name, const char* file, int line, F kernel, B blo
 }  // namespace __asc
 
 // asc_vf_call<F>(args...) must expand at the call site (its file:line): a macro, declared in
-// toolkit/ascendc/api/tools.py as a hand-written form. So are PRINTF/printf (variadic, formatted on the host).
+// toolkit/ascendc/api/tools.py as a hand-written form. (Device printf / PRINTF are in asc/debug.h.)
 #define asc_vf_call ::__asc::VfCallSite{__FILE__, __LINE__}.call
-
-namespace AscendC {
-template <class... A>
-inline void PRINTF(const char* fmt, A... args) { std::printf(fmt, args...); }
-template <class... A>
-inline void printf(const char* fmt, A... args) { std::printf(fmt, args...); }
-inline void DumpTensor(...) {}
-}  // namespace AscendC

@@ -32,17 +32,25 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t cou
     __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
     c.go();
 }
-// AscendC::DataCopyPad (基础API/Memory矢量计算/数据搬运/DataCopyPad（GMToUB非对齐数据搬运）.md)
 template <class T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams, ASC_SLP) {
+    ASC_CALL(6730749, "AscendC::DataCopy");
+    __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::DataCopyPad (基础API/Memory矢量计算/数据搬运/DataCopyPad（GMToUB非对齐数据搬运）.md)
+template <class T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams, ASC_SLP) {
     ASC_CALL(1054175378, "AscendC::DataCopyPad");
-    __asc::put_local(c, dst); __asc::put_global(c, src); __asc::put(c, dataCopyParams); __asc::put(c, padParams);
+    __asc::put_enum(c, mode); __asc::put_local(c, dst); __asc::put_global(c, src); __asc::put(c, dataCopyParams); __asc::put(c, padParams);
     c.go();
 }
-template <class T>
+template <class T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& dataCopyParams, ASC_SLP) {
     ASC_CALL(1054175378, "AscendC::DataCopyPad");
-    __asc::put_global(c, dst); __asc::put_local(c, src); __asc::put(c, dataCopyParams);
+    __asc::put_enum(c, mode); __asc::put_global(c, dst); __asc::put_local(c, src); __asc::put(c, dataCopyParams);
     c.go();
 }
+// AscendC::NdDmaDci: refreshes the NDDMA cache: the emulator has none (GM is always coherent) (基础API/Memory矢量计算/数据搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md)
+inline void NdDmaDci(const ::__asc::SL& = ::__asc::SL::current()) {}
 }  // namespace AscendC

@@ -3,4 +3,19 @@
 namespace AscendC {
 // AscendC::GetTPipePtr: the TPipe constructed last on this core (tracked on the C++ side) (基础API/资源管理/GetTPipePtr.md)
 inline TPipe* GetTPipePtr(const ::__asc::SL& = ::__asc::SL::current()) { return __detail::current_pipe(); }
+// AscendC::PopStackBuffer (基础API/资源管理/PopStackBuffer.md)
+template <class T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& tensor, ASC_SLP) {
+    ASC_CALL(760929031, "AscendC::PopStackBuffer");
+    __asc::put_ttype<T>(c); __asc::put_enum(c, pos); __asc::put_local(c, tensor);
+    __asc::Ret r = c.go();
+    tensor = __asc::take_local<T>(r);
+    return true;
+}
+// AscendC::SetSysWorkspace (基础API/资源管理/workspace/SetSysWorkSpace.md)
+inline void SetSysWorkspace(GM_ADDR workspace, const ::__asc::SL& = ::__asc::SL::current()) { __detail::sys_workspace() = workspace; }
+// AscendC::GetSysWorkSpacePtr (基础API/资源管理/workspace/GetSysWorkSpacePtr.md)
+inline GM_ADDR GetSysWorkSpacePtr(const ::__asc::SL& = ::__asc::SL::current()) { return __detail::sys_workspace(); }
+// AscendC::GetUserWorkspace: the emulated APIs need no system workspace (assumed size 0): the user part starts at once (基础API/资源管理/workspace/GetUserWorkspace.md)
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace, const ::__asc::SL& = ::__asc::SL::current()) { return workspace; }
 }  // namespace AscendC

@@ -31,6 +31,16 @@ struct DataCopyPadExtParams {
     DataCopyPadExtParams(bool isPad_, uint8_t leftPadding_, uint8_t rightPadding_, T paddingValue_)
         : isPad(isPad_), leftPadding(leftPadding_), rightPadding(rightPadding_), paddingValue(paddingValue_) {}
 };
+struct SliceInfo {
+    uint32_t startIndex = 0;
+    uint32_t endIndex = 0;
+    uint32_t stride = 0;
+    uint32_t burstLen = 1;
+    uint32_t shapeValue = 0;
+    SliceInfo() = default;
+    SliceInfo(uint32_t startIndex_, uint32_t endIndex_, uint32_t stride_, uint32_t burstLen_, uint32_t shapeValue_)
+        : startIndex(startIndex_), endIndex(endIndex_), stride(stride_), burstLen(burstLen_), shapeValue(shapeValue_) {}
+};
 struct BinaryRepeatParams {
     uint8_t dstBlkStride = 1;
     uint8_t src0BlkStride = 1;
@@ -79,6 +89,9 @@ template <class T>
 inline Call& put(Call& c, const AscendC::DataCopyPadExtParams<T>& p) {
     return c.tag(T_STRUCT | ((i64)500928063 << 8), 4).num(p.isPad).num(p.leftPadding).num(p.rightPadding).num(p.paddingValue);
 }
+inline Call& put(Call& c, const AscendC::SliceInfo& p) {
+    return c.tag(T_STRUCT | ((i64)1275002578 << 8), 5).num(p.startIndex).num(p.endIndex).num(p.stride).num(p.burstLen).num(p.shapeValue);
+}
 inline Call& put(Call& c, const AscendC::BinaryRepeatParams& p) {
     return c.tag(T_STRUCT | ((i64)2097990800 << 8), 6).num(p.dstBlkStride).num(p.src0BlkStride).num(p.src1BlkStride).num(p.dstRepStride).num(p.src0RepStride).num(p.src1RepStride);
 }
@@ -90,5 +103,8 @@ inline Call& put(Call& c, const AscendC::BrcbRepeatParams& p) {
 }
 inline Call& put(Call& c, const AscendC::GatherMaskParams& p) {
     return c.tag(T_STRUCT | ((i64)1643233201 << 8), 4).num(p.src0BlockStride).num(p.repeatTimes).num(p.src0RepeatStride).num(p.src1RepeatStride);
+}
+inline Call& put(Call& c, const AscendC::ShapeInfo& p) {
+    return c.tag(T_STRUCT | ((i64)251142781 << 8), 19).num(p.shapeDim).num(p.originalShapeDim).num(p.shape[0]).num(p.shape[1]).num(p.shape[2]).num(p.shape[3]).num(p.shape[4]).num(p.shape[5]).num(p.shape[6]).num(p.shape[7]).num(p.originalShape[0]).num(p.originalShape[1]).num(p.originalShape[2]).num(p.originalShape[3]).num(p.originalShape[4]).num(p.originalShape[5]).num(p.originalShape[6]).num(p.originalShape[7]).num(p.dataFormat);
 }
 }  // namespace __asc
