@@ -49,9 +49,10 @@ def find_compiler() -> list[str]:
                          "or `pip install ziglang` for `zig c++`", code="NO_COMPILER") from None
 
 
-def tool(cmd: list[str], deadline: Deadline | None, tmp: str | None = None, cwd=None) -> tuple[int, str, str]:
+def tool(cmd: list[str], deadline: Deadline | None, tmp: str | None = None, cwd=None,
+         env: dict | None = None) -> tuple[int, str, str]:
     """Run a compiler command (owned, private $TMPDIR); (return code, stdout, stderr), bytes kept."""
-    env = dict(os.environ, **({"TMPDIR": tmp} if tmp else {}))
+    env = dict(os.environ if env is None else env, **({"TMPDIR": tmp} if tmp else {}))
     try:
         code, out, err = run_tool(cmd, deadline, env=env, cwd=cwd)
     except TimedOut:

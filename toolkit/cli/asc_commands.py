@@ -33,9 +33,22 @@ def _build_options(fn):
     return apply(_BUILD_OPTIONS, fn)
 
 
-def _run_one(source: str, include_dirs, defines, timeout: float, args: list[str], trace: bool,
+def split_sources(source: str, args: list[str]) -> tuple[list[str], list[str]]:
+    """``run a.asc b.cpp -- ARGS``: the leading arguments that are source files (by suffix: .asc, .cpp,
+    .cc, .cxx, .c ...) are more sources of the program; the rest are its arguments."""
+    from toolkit.asc.build import SOURCE_SUFFIXES
+    import os
+    sources, k = [source], 0
+    while k < len(args) and args[k].endswith(SOURCE_SUFFIXES) and os.path.isfile(args[k]):
+        sources.append(args[k])
+        k += 1
+    return sources, list(args[k:])
+
+
+def _run_one(source, include_dirs, defines, timeout: float, args: list[str], trace: bool,
              vf_fusion: bool = False, timeline: bool = False):
-    """Build and run one program under one deadline; a build failure is exit 2 (one line)."""
+    """Build and run one program (``source``: a path or a list of them) under one deadline; a build
+    failure is exit 2 (one line)."""
     from toolkit.asc.build import BuildError, build
     from toolkit.asc.errors import printable
     from toolkit.asc.runner import run_program
@@ -86,10 +99,12 @@ def _trace_of(runs: list) -> dict:
 @_build_options
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def run_command(source, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion, args) -> int:
-    """Build and run an .asc program; every kernel launch runs on the emulator (args after --)."""
+    """Build and run an .asc program (more sources may follow: run a.asc b.cpp); every kernel launch runs
+    on the emulator (args after --)."""
     from toolkit.views.run_report import run_json, run_passed, run_text
     plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
-    run = _run_one(source, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion,
+    sources, args = split_sources(source, list(args))
+    run = _run_one(sources, include_dirs, defines, timeout, args, trace_path is not None, vf_fusion,
                    timeline="html" in plan)
     _echo_program_output(run, not plan.stdout_taken)
     _fail_on([run])

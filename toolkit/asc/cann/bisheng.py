@@ -1,0 +1,192 @@
+"""``bisheng``: the compiler driver of our CANN-compatible toolkit root (``python -m toolkit.asc.cann.bisheng``).
+
+It stands where the vendor's compiler driver stands (``<root>/<arch>-linux/ccec_compiler/bin/bisheng``) and
+takes what build systems pass it (``args.py``). A compile (``-c``) builds the unit through the ``.asc``
+route (the rewrite, our headers, the content cache: ``toolkit.asc.compile``) and writes the object where
+it was asked, with a Make dependency file when asked (``-MD``), so ``make`` rebuilds after a header edit and
+a rebuild of an unchanged tree (even a fresh build directory) compiles nothing. A link makes the program
+(``toolkit.asc.link``): an executable that runs itself on the emulator, or with ``-shared`` a shared
+library. The vendor's own libraries (``-lascendcl -lruntime -lplatform -ltiling_api -lregister`` ...) are
+the emulator and are not linked.
+
+A unit that uses an API outside the emulated scope (cube, SIMT; a header of the vendor's kit we do not
+ship) still gives an object, so a build of a whole repository goes on: the object carries the one-line
+``UNSUPPORTED_API`` message, and the executable prints it and exits 2 when run. Other compile errors fail
+the compile as a compiler's would: ``bisheng: error: ...`` on stderr, exit 1.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+from pathlib import Path
+
+from ..build import check_source, build_errors
+from ..compile import Obj, UnitOptions, compile_object, placeholder_object
+from ..errors import BuildError, printable
+from ..link import link_flags, link_program
+from ..toolchain import INCLUDE, find_compiler, open_cache
+from .args import Command, DriverError, parse
+
+PROG = "bisheng"
+#: headers of the vendor's kit we do not ship: a unit that includes one uses APIs outside the emulated scope
+_VENDOR_HEADERS = re.compile(r"fatal error: ((?:lib|adv_api|simt_api|impl|interface|kernel_tiling|aclnn\w*|"
+                             r"graph|register|tikcfw|c_api|utils)/\S+|kernel_\w+\.h|tikicpulib\.h|"
+                             r"[\w/]*matmul\w*\.h|[\w/]*simt\w*\.h): No such file or directory")
+_UNSUPPORTED = re.compile(r"UNSUPPORTED_API (\S+) (.+?):(\d+): (?:this form of )?(\S+) is not implemented")
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupt)
+    try:
+        cmd = parse(argv)
+        if cmd.version:
+            return _version()
+        if cmd.passthrough:
+            return _passthrough(argv)
+        if not cmd.sources and not cmd.inputs:
+            raise DriverError("no input files")
+        return _compile(cmd) if cmd.compile_only else _link(cmd)
+    except DriverError as err:
+        print(f"{PROG}: error: {printable(str(err))}", file=sys.stderr)
+        return 1
+    except BuildError as err:
+        print(f"{PROG}: error: {printable(str(err))}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except OSError as err:
+        print(f"{PROG}: error: {printable(str(err.filename or ''))}: {(err.strerror or str(err)).lower()}",
+              file=sys.stderr)
+        return 1
+
+
+def _version() -> int:
+    print("bisheng (migrate-check: Ascend C on the emulator, dav-3510) using " + " ".join(find_compiler()))
+    return 0
+
+
+def _passthrough(argv: list[str]) -> int:
+    """CMake's probes (``-v``, ``-E`` ...): the host compiler itself, with our headers on the path."""
+    cxx = find_compiler()
+    args = [a for a in argv if not a.startswith("--npu-arch") and not a.startswith("--cce-")]
+    os.execvp(cxx[0], [*cxx, *args, "-I", str(INCLUDE)])
+    return 1
+
+
+def _options(cmd: Command, lang: str) -> UnitOptions:
+    return UnitOptions(tuple(cmd.include_dirs), tuple(cmd.defines), tuple(cmd.undefines), implicit=False,
+                       std=cmd.std, extra=tuple(cmd.extra), vf_fusion=cmd.vf_fusion, lang=lang)
+
+
+def unsupported_message(err: BuildError) -> str | None:
+    """The ``UNSUPPORTED_API`` line when a compile failed on an API outside the emulated scope, else None."""
+    from toolkit.ascendc.catalog.lookup import api_in_compiler_error, lookup, unsupported_api_message
+    text = str(err)
+    m = _UNSUPPORTED.search(text)
+    if m:
+        return unsupported_api_message(m.group(4), m.group(2), m.group(3))
+    if _VENDOR_HEADERS.search(text):
+        where = err.location or "?"
+        header = _VENDOR_HEADERS.search(text).group(1)
+        return f"UNSUPPORTED_API {header} {where} (a header of the vendor's kit the emulator does not provide)"
+    found = api_in_compiler_error(text)
+    if found and lookup(found[0]) is not None and err.location:
+        file, _, line = err.location.rpartition(":")
+        return unsupported_api_message(found[0], file, line)
+    return None
+
+
+def compile_unit(store, cxx, path: str, lang: str, cmd: Command, stubs: str = "") -> Obj:
+    """The object of one source: compiled for the emulator, or a placeholder naming the API it lacks."""
+    src = check_source(path)
+    try:
+        return compile_object(store, cxx, src, _options(cmd, lang), None)
+    except BuildError as err:
+        message = unsupported_message(err)
+        if message is None:
+            raise
+    print(f"{PROG}: warning: {printable(message)}: built; the program will say so and exit 2 when run",
+          file=sys.stderr)
+    return placeholder_object(store, cxx, src, {"unsupported": message}, stubs, None)
+
+
+def _compile(cmd: Command) -> int:
+    if len(cmd.sources) != 1:
+        raise DriverError("-c takes one source file" if cmd.sources else "-c: no source file")
+    path, lang = cmd.sources[0]
+    out = cmd.output or os.path.splitext(os.path.basename(path))[0] + ".o"
+    store = open_cache(None)
+    with build_errors(None, Path(path)):
+        obj = compile_unit(store, find_compiler(), path, lang, cmd)
+    publish(obj.path, out, 0o644)
+    if cmd.depfile:
+        write_depfile(cmd.dep_path or os.path.splitext(out)[0] + ".d", cmd.dep_targets or [out],
+                      [str(obj.source), *obj.deps])
+    return 0
+
+
+def _link(cmd: Command) -> int:
+    store = open_cache(None)
+    cxx = find_compiler()
+    out = cmd.output or "a.out"
+    with build_errors(None, Path(out)):
+        objects = [Path(p) for p in cmd.inputs]
+        for path, lang in cmd.sources:
+            objects.append(compile_unit(store, cxx, path, lang, cmd).path)
+        user = link_flags(cmd.libs, cmd.lib_dirs, cmd.link_extra)
+        program, _, _ = link_program(store, cxx, objects, user, out, None, shared_lib=cmd.shared)
+    publish(program, out, 0o755)
+    return 0
+
+
+def publish(src: Path, dst: str, mode: int) -> None:
+    """Copy a cache file to where the build wants it: a new file renamed over the old one."""
+    d = os.path.dirname(os.path.abspath(dst))
+    fd, tmp = tempfile.mkstemp(prefix=".bisheng-", dir=d)
+    try:
+        with os.fdopen(fd, "wb") as fh, open(src, "rb") as inp:
+            shutil.copyfileobj(inp, fh)
+        os.chmod(tmp, mode & ~_umask())
+        os.replace(tmp, dst)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _make_escape(path: str) -> str:
+    out = path.replace("$", "$$").replace("#", "\\#")
+    return re.sub(r"(\\*) ", lambda m: "\\" * (2 * len(m.group(1))) + "\\ ", out)
+
+
+def write_depfile(path: str, targets: list[str], deps: list[str]) -> None:
+    """A Make rule ``targets: deps`` (GCC's format: spaces, ``#`` and ``$`` escaped), written whole."""
+    seen = list(dict.fromkeys(d for d in deps if d))
+    text = " ".join(_make_escape(t) for t in targets) + ":" + "".join(f" \\\n  {_make_escape(d)}" for d in seen) + "\n"
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".bisheng-", dir=d)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
