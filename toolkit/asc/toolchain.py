@@ -33,9 +33,10 @@ def cache_root() -> Path:
 
 
 def find_compiler() -> list[str]:
-    """``$CXX``, else g++ or clang++ on PATH, else the ``ziglang`` package's ``zig c++``."""
+    """``$CXX``, else g++ or clang++ on PATH, else the ``ziglang`` package's ``zig c++``. Our own compiler
+    driver (``bisheng``, which a build system may export as ``CXX``) is never the compiler underneath."""
     env = os.environ.get("CXX")
-    if env:
+    if env and not _is_driver(env.split()[0]):
         return env.split()
     for name in ("g++", "clang++", "c++"):
         path = shutil.which(name)
@@ -47,6 +48,15 @@ def find_compiler() -> list[str]:
     except ImportError:
         raise BuildError("no C++ compiler found: install g++ (apt-get install g++) or clang++, set $CXX, "
                          "or `pip install ziglang` for `zig c++`", code="NO_COMPILER") from None
+
+
+def _is_driver(cmd: str) -> bool:
+    path = shutil.which(cmd) or cmd
+    try:
+        with open(path, "rb") as fh:
+            return b"toolkit.asc.cann.bisheng" in fh.read(1024)
+    except OSError:
+        return False
 
 
 def tool(cmd: list[str], deadline: Deadline | None, tmp: str | None = None, cwd=None,

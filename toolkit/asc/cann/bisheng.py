@@ -33,6 +33,7 @@ from ..toolchain import INCLUDE, find_compiler, open_cache
 from .args import Command, DriverError, parse
 
 PROG = "bisheng"
+_NESTED = "MIGRATE_CHECK_IN_BISHENG"
 #: headers of the vendor's kit we do not ship: a unit that includes one uses APIs outside the emulated scope
 _VENDOR_HEADERS = re.compile(r"fatal error: ((?:lib|adv_api|simt_api|impl|interface|kernel_tiling|aclnn\w*|"
                              r"graph|register|tikcfw|c_api|utils)/\S+|kernel_\w+\.h|tikicpulib\.h|"
@@ -46,6 +47,10 @@ def _interrupt(signum, frame):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if os.environ.get(_NESTED) == "1":
+        print(f"{PROG}: error: the host compiler is this driver itself: set CXX to a C++ compiler", file=sys.stderr)
+        return 1
+    os.environ[_NESTED] = "1"
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _interrupt)
     try:
@@ -53,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         if cmd.version:
             return _version()
         if cmd.passthrough:
-            return _passthrough(argv)
+            return _passthrough(argv, cmd)
         if not cmd.sources and not cmd.inputs:
             raise DriverError("no input files")
         return _compile(cmd) if cmd.compile_only else _link(cmd)
@@ -76,12 +81,34 @@ def _version() -> int:
     return 0
 
 
-def _passthrough(argv: list[str]) -> int:
-    """CMake's probes (``-v``, ``-E`` ...): the host compiler itself, with our headers on the path."""
-    cxx = find_compiler()
+def _passthrough(argv: list[str], cmd: Command) -> int:
+    """CMake's probes (``-v``, ``-E`` ...): the host compiler itself (its C compiler for C sources), with
+    our headers on the path."""
+    c_only = bool(cmd.sources) and all(lang == "c" for _, lang in cmd.sources)
+    cxx = c_compiler() if c_only else find_compiler()
     args = [a for a in argv if not a.startswith("--npu-arch") and not a.startswith("--cce-")]
     os.execvp(cxx[0], [*cxx, *args, "-I", str(INCLUDE)])
     return 1
+
+
+def c_compiler() -> list[str]:
+    """``$CC`` (unless it is this driver), else gcc, clang or cc on PATH, else the C++ compiler in C mode."""
+    env = os.environ.get("CC")
+    if env and b"toolkit.asc.cann.bisheng" not in _head(env.split()[0]):
+        return env.split()
+    for name in ("gcc", "clang", "cc"):
+        path = shutil.which(name)
+        if path:
+            return [path]
+    return [*find_compiler(), "-x", "c"]
+
+
+def _head(cmd: str) -> bytes:
+    try:
+        with open(shutil.which(cmd) or cmd, "rb") as fh:
+            return fh.read(1024)
+    except OSError:
+        return b""
 
 
 def _options(cmd: Command, lang: str) -> UnitOptions:
