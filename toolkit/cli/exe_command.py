@@ -51,26 +51,34 @@ def _facts(exe: str) -> dict:
         raise BadUsage(f"{exe}: cannot read the program ({err})") from None
 
 
-def run_executable(exe: str, argv0: str, args: list[str]) -> int:
+def executable(exe: str, deadline) -> "Built":
+    """The program a built executable is, ready for :func:`toolkit.asc.runner.run_program`: its facts
+    (``asc_meta``), our ``/proc/self/exe`` shim. A program with a unit the emulator cannot run is refused
+    here with its ``UNSUPPORTED_API`` line (exit 2)."""
     from toolkit.asc.build import BuildError, built_from
-    from toolkit.asc.errors import printable, printable_lines, valid_text
+    from toolkit.asc.errors import printable
     from toolkit.asc.link import runtime_objects
-    from toolkit.asc.runner import run_program
     from toolkit.asc.toolchain import find_compiler, open_cache
-    from toolkit.console.children import Deadline
-    from toolkit.views.run_report import run_json, run_passed, run_text
-
-    from .asc_commands import _echo_program_output, _fail_on, _trace_of
     facts = _facts(exe)
     if facts["unsupported"]:
         raise BadUsage(printable(facts["unsupported"]))
-    plan = OutputPlan({k: os.environ.get(v) or None for k, v in _OUTPUTS.items()}, labels=_OUTPUTS)
-    deadline = Deadline(_timeout())
     try:
         _, _, shim = runtime_objects(open_cache(None), find_compiler(), deadline)
     except BuildError as err:
         raise BadUsage(printable(str(err))) from None
-    built = built_from([Path(exe)], Path(exe), shim, facts, True)
+    return built_from([Path(exe)], Path(exe), shim, facts, True)
+
+
+def run_executable(exe: str, argv0: str, args: list[str]) -> int:
+    from toolkit.asc.errors import printable_lines, valid_text
+    from toolkit.asc.runner import run_program
+    from toolkit.console.children import Deadline
+    from toolkit.views.run_report import run_json, run_passed, run_text
+
+    from .asc_commands import _echo_program_output, _fail_on, _trace_of
+    plan = OutputPlan({k: os.environ.get(v) or None for k, v in _OUTPUTS.items()}, labels=_OUTPUTS)
+    deadline = Deadline(_timeout())
+    built = executable(exe, deadline)
     vf_fusion = built.vf_fusion or os.environ.get("MIGRATE_CHECK_VF_FUSION") == "1"
     with _mode():
         run = run_program(built, args, trace="trace" in plan, vf_fusion=vf_fusion, timeline="html" in plan,
