@@ -58,19 +58,46 @@ def build(source: str | Path | list, include_dirs: list[str] = (), defines: list
           cache: Path | None = None, deadline: Deadline | None = None) -> Built:
     """Build the program of ``source`` (a path, or a list of paths: the first names the program)."""
     srcs = [check_source(s) for s in (source if isinstance(source, (list, tuple)) else [source])]
-    opts = UnitOptions(tuple(include_dirs), tuple(defines))
     with build_errors(cache, srcs[0]):
         store = open_cache(cache)
         cxx = find_compiler()
         _, _, shim = runtime_objects(store, cxx, deadline)
+        kernel_files, stub_dir = launch_stubs(store, srcs)
+        incs = (*include_dirs, *([str(stub_dir)] if stub_dir else []))
         objs: list[Obj] = []
         for src in srcs:
+            opts = UnitOptions(incs, tuple(defines), stubs=src in kernel_files)
             try:
                 objs.append(compile_object(store, cxx, src, opts, deadline))
             except BuildError as err:
                 raise describe(err, src) from None
         program, facts, linked_cached = link_program(store, cxx, [o.path for o in objs], [], str(srcs[0]), deadline)
         return built_from(srcs, program, shim, facts, linked_cached and all(o.cached for o in objs))
+
+
+def launch_stubs(store, srcs: list[Path]) -> tuple[set[Path], Path | None]:
+    """``run kernel.cpp main.cpp``: the sources that are device code only (``__global__`` kernels, no
+    ``main``, no ``<<<>>>``) get the launch stubs of ``ascendc_library()``, and their ``aclrtlaunch_<k>.h``
+    headers a directory (a cache entry named by their content) on every unit's include path."""
+    from .cann import stubs
+    if len(srcs) < 2:
+        return set(), None
+    kernel_files = {s for s in srcs if stubs.is_kernel_file(s.read_bytes())}
+    if not kernel_files:
+        return set(), None
+    headers = {f"aclrtlaunch_{k.name}.h": stubs.header(k) for s in sorted(kernel_files)
+               for k in stubs.kernels_of(s.read_bytes().decode("utf-8", "surrogateescape"))}
+    from .toolchain import digest
+    key = "h-" + digest(*(f"{n}\0{t}" for n, t in sorted(headers.items())))[:30]
+    entry = store.lookup("stubs", key)
+    if entry is None:
+        with store.staging() as work:
+            files = {}
+            for name, text in headers.items():
+                (work / name).write_text(text, encoding="utf-8", errors="surrogateescape")
+                files[name] = work / name
+            entry = store.publish("stubs", key, work, files, {})
+    return kernel_files, entry.path
 
 
 def built_from(srcs: list[Path], program: Path, shim: Path, facts: dict, cached: bool) -> Built:

@@ -40,7 +40,8 @@ from .toolchain import BUILD_VERSION, INCLUDE, PKG, compiler_id, digest, scratch
 #: attempts to compile with the rewritten set completed from the dependency output
 MAX_ATTEMPTS = 6
 _INCLUDE_RE = re.compile(rb'^\s*#\s*include\s*([<"])([^>"\n]+)[>"]', re.M)
-_TOOLS = ("compile.py", "objmeta.py", "overlay.py", "rewrite.py", "lexer.py", "errors.py", "cache.py", "toolchain.py")
+_TOOLS = ("compile.py", "objmeta.py", "overlay.py", "rewrite.py", "lexer.py", "errors.py", "cache.py", "toolchain.py",
+          "cann/stubs.py")
 _CXX20 = re.compile(r"(c|gnu)\+\+(2[0a-z]|23|26)$")
 C_SUFFIXES = (".c",)
 
@@ -56,6 +57,7 @@ class UnitOptions:
     extra: tuple[str, ...] = ()      #: flags passed to the compiler as given (-g, -pthread, -include F)
     vf_fusion: bool = False          #: compiled for the compiler's VF fusion (--cce-simd-vf-fusion=true)
     lang: str | None = None          #: "c" or "c++" (None: from the suffix)
+    stubs: bool = False              #: define the aclrtlaunch_<kernel> launch stubs (ascendc_library)
 
 
 @dataclass
@@ -103,7 +105,7 @@ def compile_object(store: Cache, cxx: list[str], src: Path, opts: UnitOptions, d
     cid = compiler_id(cxx, deadline)
     flags, inc = unit_flags(src, opts, lang)
     key = digest(BUILD_VERSION, cid, lang, json.dumps(flags), *map(str, inc), str(src), src.read_bytes(),
-                 str(opts.vf_fusion), tree_digest(INCLUDE), *(sha256_file(PKG / t) or "" for t in _TOOLS))[:32]
+                 str(opts.vf_fusion), str(opts.stubs), tree_digest(INCLUDE), *(sha256_file(PKG / t) or "" for t in _TOOLS))[:32]
     entry = store.lookup("objects", key)
     if entry is not None and entry.fresh():
         return _obj(src, entry, True)
@@ -176,7 +178,7 @@ def _compile(store: Cache, key: str, work: Path, src: Path, inc: list[Path], cxx
         files = {f: encode_source(r.text) for f, r in found.items() if r is not None and r.changed}
         files.setdefault(str(src), f'#line 1 "{c_string(str(src))}"\n'.encode() + texts[str(src)])
         meta = _meta(src, found, opts)
-        files[str(src)] += objmeta.c_definition(meta).encode()
+        files[str(src)] += objmeta.c_definition(meta).encode() + _stubs(src, texts, opts)
         root = work / f"ov{attempt}"
         build_overlay(root, files)
         out, deps_file = work / "object.o", work / "deps.d"
@@ -193,6 +195,14 @@ def _compile(store: Cache, key: str, work: Path, src: Path, inc: list[Path], cxx
     if code or not out.is_file():
         raise compile_error(err, src, root, [*texts, *deps])
     return store.publish("objects", key, work, {"object.o": out}, meta, _dep_hashes(deps, texts, files, started))
+
+
+def _stubs(src: Path, texts: dict[str, bytes], opts: UnitOptions) -> bytes:
+    if not opts.stubs:
+        return b""
+    from .cann import stubs
+    return encode_source(stubs.definitions(stubs.kernels_of(texts[str(src)].decode("utf-8", "surrogateescape")),
+                                           str(src)))
 
 
 def _complete(deps: list[str], texts: dict[str, bytes], found: dict) -> bool:
