@@ -33,6 +33,8 @@ EMULATED_LIBS = frozenset({"ascendcl", "runtime", "platform", "tiling_api", "reg
                        "ascendc_runtime", "profapi", "ge_runner", "graph", "nnopbase", "opapi", "acl_op_compiler",
                        "ascend_dump", "error_manager", "mmpa", "tikicpulib_cpuprof", "tikicpulib_stubreg",
                        "tikcpp_debug", "ascendalog", "unified_dlog", "stdc++"})
+_NOT_PIC = re.compile(r"ld(?:\.\w+)?: (\S+?): (?:warning: )?relocation .* recompile with -fPIC")
+_LD_ERROR = re.compile(r"^\S*ld(?:\.\w+)?: (.*)$", re.M)
 _UNDEFINED = re.compile(r"undefined reference to [`'‘](.+?)['’]\s*$", re.M)
 _PY_DECL = re.compile(r"\b(_?Py[A-Za-z_]\w*)\s*\(")
 ENTRY = "__asc_exe_start"
@@ -96,16 +98,16 @@ def link_flags(libs: list[str], lib_dirs: list[str], extra: list[str]) -> list[s
 def link_program(store: Cache, cxx: list[str], objects: list[Path], user: list[str], name: str,
                  deadline: Deadline | None, shared_lib: bool = False) -> tuple[Path, dict, bool]:
     """(the cached program, its merged object facts, whether it came from the cache). ``name`` names
-    the program in errors; ``user``: link flags (:func:`link_flags`); ``shared_lib``: a plain shared
-    library (``ascendc_library(... SHARED ...)``), no runtime, no entry point."""
+    the program in errors; ``user``: link flags (:func:`link_flags`); ``shared_lib``: a shared library
+    (``ascendc_library(... SHARED ...)``: the runtime, no entry point; the executable that links it gets that)."""
     runtime_o, entry_o, _ = runtime_objects(store, cxx, deadline)
     records = []
     for o in objects:
         records.extend(_records(o))
     facts = objmeta.merged(records)
     refused = facts["unsupported"] is not None
-    ours = [] if shared_lib else [str(runtime_o), str(entry_o), f"-Wl,-e,{ENTRY}"]
-    checks = [] if refused or shared_lib else ["-Wl,--no-undefined", "-Wl,--require-defined=main"]
+    ours = [str(runtime_o)] + ([] if shared_lib else [str(entry_o), f"-Wl,-e,{ENTRY}"])
+    checks = [] if refused else ["-Wl,--no-undefined"] + ([] if shared_lib else ["-Wl,--require-defined=main"])
     cmd_tail = [*map(str, objects), *ours, *user, "-Wl,-Bsymbolic", *checks, "-ldl", "-lm"]
     key = digest(BUILD_VERSION, compiler_id(cxx, deadline), json.dumps(cmd_tail),
                  *(sha256_file(o) or "" for o in objects), sha256_file(runtime_o) or "", sha256_file(entry_o) or "")[:32]
@@ -139,5 +141,11 @@ def link_error(stderr: str, name: str) -> BuildError:
     if missing:
         return BuildError(f"LINK_ERROR {printable(name)}: undefined reference to {printable(missing.group(1))} "
                           f"(a symbol the program uses but none of its sources defines)", printable(name), "LINK_ERROR")
-    return BuildError(f"LINK_ERROR {printable(name)}: the link failed: {tool_failure(stderr)}", printable(name),
-                      "LINK_ERROR")
+    not_pic = _NOT_PIC.search(stderr)
+    if not_pic:
+        return BuildError(f"LINK_ERROR {printable(name)}: {printable(not_pic.group(1))} is not position-independent "
+                          f"code: the program is also a shared object, so every object needs -fPIC (CMake: "
+                          f"POSITION_INDEPENDENT_CODE ON)", printable(name), "LINK_ERROR")
+    first = _LD_ERROR.search(stderr)
+    why = printable(first.group(1)) if first else tool_failure(stderr)
+    return BuildError(f"LINK_ERROR {printable(name)}: the link failed: {why}", printable(name), "LINK_ERROR")

@@ -5,7 +5,8 @@ Accepted: ``-c``, ``-o F``, ``-x asc|c++|c|none``, ``-I``/``-isystem``/``-iquote
 ``-D``/``-U``, ``-std=``, ``-include F``, ``-O*`` (taken, no effect on the emulated figures), ``-g*``,
 ``-pthread``, ``-f*``/``-W*``/``-m*``/``-w`` (taken; our unit flags are fixed), ``-MD``/``-MMD``/``-MF``/
 ``-MT``/``-MQ`` (a Make dependency file, as CMake asks), ``--npu-arch=dav-3510`` (also ``--cce-aicore-arch``),
-``--cce-simd-vf-fusion=true|false``, other ``--cce-*`` (taken), link steps: ``-l``, ``-L``, ``-Wl,...``,
+``--cce-simd-vf-fusion=true|false``, other ``--cce-*`` (taken), our own ``--asc-launch-stubs``,
+``--asc-launch-headers=DIR``, ``--asc-runtime-objects=DIR`` (for ``ascendc.cmake``), link steps: ``-l``, ``-L``, ``-Wl,...``,
 ``-shared``, inputs ``.asc``/``.cpp``/``.c``/``.o``/``.a``/``.so``. ``-v``, ``-###``, ``-E``, ``-S``,
 ``-M``/``-MM``, ``-dump*``, ``-print-*`` go to the host compiler as they are (CMake's probes).
 """
@@ -50,6 +51,9 @@ class Command:
     arch: str | None = None
     passthrough: bool = False
     version: bool = False
+    stubs: bool = False                  #: --asc-launch-stubs: define the units' aclrtlaunch_<k> stubs
+    headers_dir: str | None = None       #: --asc-launch-headers=DIR: write the sources' stub headers there
+    runtime_dir: str | None = None       #: --asc-runtime-objects=DIR: copy our runtime objects there
 
 
 def _arch(cmd: Command, value: str) -> None:
@@ -72,6 +76,12 @@ def _long(cmd: Command, a: str) -> bool:
         cmd.vf_fusion = _bool("--cce-simd-vf-fusion", a.split("=", 1)[1] if "=" in a else "true")
     elif a == "--version":
         cmd.version = True
+    elif a == "--asc-launch-stubs":
+        cmd.stubs = True
+    elif a.startswith("--asc-launch-headers="):
+        cmd.headers_dir = a.split("=", 1)[1]
+    elif a.startswith("--asc-runtime-objects="):
+        cmd.runtime_dir = a.split("=", 1)[1]
     elif a.startswith("--cce-") or a.startswith("--target=") or a.startswith("--sysroot") or a == "--":
         pass
     else:

@@ -28,8 +28,9 @@ from pathlib import Path
 from ..build import check_source, build_errors
 from ..compile import Obj, UnitOptions, compile_object, placeholder_object
 from ..errors import BuildError, printable
-from ..link import link_flags, link_program
+from ..link import link_flags, link_program, runtime_objects
 from ..toolchain import INCLUDE, find_compiler, open_cache
+from . import stubs
 from .args import Command, DriverError, parse
 
 PROG = "bisheng"
@@ -59,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
             return _version()
         if cmd.passthrough:
             return _passthrough(argv, cmd)
+        if cmd.runtime_dir is not None:
+            return _runtime_objects(cmd.runtime_dir)
+        if cmd.headers_dir is not None:
+            return _launch_headers(cmd)
         if not cmd.sources and not cmd.inputs:
             raise DriverError("no input files")
         return _compile(cmd) if cmd.compile_only else _link(cmd)
@@ -113,7 +118,37 @@ def _head(cmd: str) -> bytes:
 
 def _options(cmd: Command, lang: str) -> UnitOptions:
     return UnitOptions(tuple(cmd.include_dirs), tuple(cmd.defines), tuple(cmd.undefines), implicit=False,
-                       std=cmd.std, extra=tuple(cmd.extra), vf_fusion=cmd.vf_fusion, lang=lang)
+                       std=cmd.std, extra=tuple(cmd.extra), vf_fusion=cmd.vf_fusion, lang=lang, stubs=cmd.stubs)
+
+
+def _runtime_objects(out_dir: str) -> int:
+    """Our runtime and entry objects, for a link the host compiler makes (``ascendc.cmake``)."""
+    runtime_o, entry_o, _ = runtime_objects(open_cache(None), find_compiler(), None)
+    os.makedirs(out_dir, exist_ok=True)
+    for src, name in ((runtime_o, "runtime.o"), (entry_o, "exe_entry.o")):
+        publish(src, os.path.join(out_dir, name), 0o644)
+    return 0
+
+
+def _launch_headers(cmd: Command) -> int:
+    """``aclrtlaunch_<kernel>.h`` of every kernel of the sources, into the directory (a file is rewritten
+    only when its text changes, so nothing is rebuilt for nothing)."""
+    os.makedirs(cmd.headers_dir, exist_ok=True)
+    for path, _ in cmd.sources:
+        text = check_source(path).read_bytes().decode("utf-8", "surrogateescape")
+        for k in stubs.kernels_of(text):
+            dst = os.path.join(cmd.headers_dir, f"aclrtlaunch_{k.name}.h")
+            new = stubs.header(k)
+            try:
+                with open(dst, encoding="utf-8", errors="surrogateescape") as fh:
+                    if fh.read() == new:
+                        continue
+            except OSError:
+                pass
+            with open(dst + ".tmp", "w", encoding="utf-8", errors="surrogateescape") as fh:
+                fh.write(new)
+            os.replace(dst + ".tmp", dst)
+    return 0
 
 
 def unsupported_message(err: BuildError) -> str | None:
@@ -134,7 +169,7 @@ def unsupported_message(err: BuildError) -> str | None:
     return None
 
 
-def compile_unit(store, cxx, path: str, lang: str, cmd: Command, stubs: str = "") -> Obj:
+def compile_unit(store, cxx, path: str, lang: str, cmd: Command) -> Obj:
     """The object of one source: compiled for the emulator, or a placeholder naming the API it lacks."""
     src = check_source(path)
     try:
@@ -145,7 +180,9 @@ def compile_unit(store, cxx, path: str, lang: str, cmd: Command, stubs: str = ""
             raise
     print(f"{PROG}: warning: {printable(message)}: built; the program will say so and exit 2 when run",
           file=sys.stderr)
-    return placeholder_object(store, cxx, src, {"unsupported": message}, stubs, None)
+    text = stubs.placeholders(stubs.kernels_of(src.read_bytes().decode("utf-8", "surrogateescape"))) \
+        if cmd.stubs else ""
+    return placeholder_object(store, cxx, src, {"unsupported": message}, text, None)
 
 
 def _compile(cmd: Command) -> int:

@@ -23,11 +23,14 @@ from ..rewrite import _function_after, _split_params, c_string
 
 _MAIN = re.compile(rb"\bmain\s*\(")
 #: shared by the header and the definitions (inline: one instance per program): the caller's site
-_SITE = """namespace __asc_stub {
+_SITE = """#ifndef __ASC_STUB_SITE
+#define __ASC_STUB_SITE
+namespace __asc_stub {
 inline const char*& site_file() { static const char* f = nullptr; return f; }
 inline int& site_line() { static int l = 0; return l; }
 inline int set_site(const char* file, int line) { site_file() = file; site_line() = line; return 0; }
 }  // namespace __asc_stub
+#endif
 """
 
 

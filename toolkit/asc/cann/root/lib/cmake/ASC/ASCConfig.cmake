@@ -27,5 +27,9 @@ if(NOT CMAKE_ASC_COMPILER)
 endif()
 
 asc_add_imported_libraries()
+# A program built for the emulator is an executable that is also a shared object: every object of it,
+# the host .cpp files a plain C++ compiler builds included, is position-independent code (-fPIC: CMake's
+# POSITION_INDEPENDENT_CODE gives executables -fPIE, which a shared object cannot take).
+add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-fPIC>")
 set(ASC_FOUND TRUE)
 set(ASC_INCLUDE_DIRS "${ASC_ROOT}/include")
