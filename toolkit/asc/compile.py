@@ -35,7 +35,7 @@ from .cache import Cache, sha256_file
 from .errors import BuildError, compile_error, printable
 from .overlay import DEPS_TARGET, analyse, build_overlay, encode_source, mirror, original, parse_deps
 from .rewrite import c_string
-from .toolchain import BUILD_VERSION, INCLUDE, PKG, compiler_id, digest, scratch_tmp, tool, tree_digest
+from .toolchain import BUILD_VERSION, INCLUDE, PKG, compiler_id, digest, note_build, scratch_tmp, tool, tree_digest
 
 #: attempts to compile with the rewritten set completed from the dependency output
 MAX_ATTEMPTS = 6
@@ -58,6 +58,7 @@ class UnitOptions:
     vf_fusion: bool = False          #: compiled for the compiler's VF fusion (--cce-simd-vf-fusion=true)
     lang: str | None = None          #: "c" or "c++" (None: from the suffix)
     stubs: bool = False              #: define the aclrtlaunch_<kernel> launch stubs (ascendc_library)
+    remember_failure: bool = False   #: a compile error is cached too (the driver: a rebuild does not retry it)
 
 
 @dataclass
@@ -109,6 +110,10 @@ def compile_object(store: Cache, cxx: list[str], src: Path, opts: UnitOptions, d
     entry = store.lookup("objects", key)
     if entry is not None and entry.fresh():
         return _obj(src, entry, True)
+    failed = store.lookup("objects", "x" + key[1:]) if opts.remember_failure else None
+    if failed is not None and failed.fresh():
+        raise BuildError(failed.meta["error"], failed.meta["location"], failed.meta["code"])
+    note_build("compile", str(src))
     with store.staging() as work:
         entry = _compile(store, key, work, src, inc, cxx, flags, lang, opts, deadline)
         return _obj(src, entry, False)
@@ -193,7 +198,12 @@ def _compile(store: Cache, key: str, work: Path, src: Path, inc: list[Path], cxx
         if not _complete(deps, texts, found):
             break
     if code or not out.is_file():
-        raise compile_error(err, src, root, [*texts, *deps])
+        error = compile_error(err, src, root, [*texts, *deps])
+        if opts.remember_failure and error.code in ("COMPILE_ERROR", "UNSUPPORTED_API"):
+            store.publish("objects", "x" + key[1:], work, {}, {"error": str(error), "location": error.location,
+                                                               "code": error.code},
+                          _dep_hashes(deps, texts, files, started))
+        raise error
     return store.publish("objects", key, work, {"object.o": out}, meta, _dep_hashes(deps, texts, files, started))
 
 

@@ -25,7 +25,8 @@ from . import objmeta
 from .cache import Cache, sha256_file
 from .errors import BuildError, compile_error, printable, tool_failure
 from .rewrite import c_string
-from .toolchain import BUILD_VERSION, INCLUDE, PKG, RUNTIME, compiler_id, digest, our_object, scratch_tmp, tool
+from .toolchain import (BUILD_VERSION, INCLUDE, PKG, RUNTIME, compiler_id, digest, note_build, our_object, scratch_tmp,
+                        tool)
 
 #: the libraries of the vendor's toolkit a sample links (the emulator stands for all of them: nothing to
 #: link), and libstdc++, which the C++ compiler driver links anyway
@@ -114,6 +115,7 @@ def link_program(store: Cache, cxx: list[str], objects: list[Path], user: list[s
     entry = store.lookup("programs", key)
     if entry is not None:
         return entry.file("program"), entry.meta, True
+    note_build("link", name)
     with store.staging() as work:
         out = work / "program"
         code, _, err = tool([*cxx, "-shared", "-o", str(out), *cmd_tail], deadline, tmp=scratch_tmp(work))

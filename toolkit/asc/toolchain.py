@@ -129,6 +129,18 @@ def our_object(store: Cache, cxx: list[str], cid: str, name: str, src: Path, arg
         return store.publish("runtime", key, work, {fname: out}, {}).file(fname)
 
 
+def note_build(kind: str, what: str) -> None:
+    """One line in ``$MIGRATE_CHECK_BUILD_LOG`` (when set) for each compile or link actually run (a cache
+    hit writes nothing): what a build did, for the curious and for the tests of the cache."""
+    path = os.environ.get("MIGRATE_CHECK_BUILD_LOG")
+    if path:
+        try:
+            with open(path, "a", encoding="utf-8", errors="surrogateescape") as fh:
+                fh.write(f"{kind} {what}\n")
+        except OSError:
+            pass
+
+
 def open_cache(root: Path | None) -> Cache:
     try:
         return Cache(root or cache_root())

@@ -23,6 +23,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from ..build import check_source, build_errors
@@ -51,9 +52,17 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get(_NESTED) == "1":
         print(f"{PROG}: error: the host compiler is this driver itself: set CXX to a C++ compiler", file=sys.stderr)
         return 1
-    os.environ[_NESTED] = "1"
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _interrupt)
+    os.environ[_NESTED] = "1"                      # seen by the compilers it starts, not by its caller
+    try:
+        return _main(argv)
+    finally:
+        os.environ.pop(_NESTED, None)
+
+
+def _main(argv: list[str]) -> int:
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, _interrupt)
     try:
         cmd = parse(argv)
         if cmd.version:
@@ -118,7 +127,8 @@ def _head(cmd: str) -> bytes:
 
 def _options(cmd: Command, lang: str) -> UnitOptions:
     return UnitOptions(tuple(cmd.include_dirs), tuple(cmd.defines), tuple(cmd.undefines), implicit=False,
-                       std=cmd.std, extra=tuple(cmd.extra), vf_fusion=cmd.vf_fusion, lang=lang, stubs=cmd.stubs)
+                       std=cmd.std, extra=tuple(cmd.extra), vf_fusion=cmd.vf_fusion, lang=lang, stubs=cmd.stubs,
+                       remember_failure=True)
 
 
 def _runtime_objects(out_dir: str) -> int:

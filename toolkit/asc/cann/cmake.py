@@ -64,6 +64,8 @@ def build_target(source_dir: str, target: str, build_dir: str | None, deadline: 
     query.touch()
     if not (build / "CMakeCache.txt").is_file():
         _cmake(["-S", str(src), "-B", str(build), "-DNPU_ARCH=dav-3510"], deadline, env, "cmake (configure)")
+    elif not list((build / _QUERY / "reply").glob("index-*.json")):    # configured by hand: ask CMake again
+        _cmake(["-S", str(src), "-B", str(build)], deadline, env, "cmake (configure)")
     _cmake(["--build", str(build), "--target", target], deadline, env, f"cmake --build --target {target}")
     return artifact(build, target)
 
