@@ -115,15 +115,21 @@ def scratch_tmp(work: Path) -> str:
 
 
 def our_object(store: Cache, cxx: list[str], cid: str, name: str, src: Path, args: list[str], fname: str,
-               deadline: Deadline | None) -> Path:
-    """One of our own sources compiled once per (compiler, source, headers, flags), kept as a verified entry."""
-    key = f"{name}-" + digest(BUILD_VERSION, cid, json.dumps(args), src.read_bytes(), tree_digest(INCLUDE))[:24]
+               deadline: Deadline | None, prelude: str = "") -> Path:
+    """One of our own sources compiled once per (compiler, source, headers, flags), kept as a verified entry;
+    ``prelude``: text included before the source (``-include``, written in the build's private directory)."""
+    key = f"{name}-" + digest(BUILD_VERSION, cid, json.dumps(args), prelude, src.read_bytes(),
+                              tree_digest(INCLUDE))[:24]
     entry = store.lookup("runtime", key)
     if entry is not None:
         return entry.file(fname)
     with store.staging() as work:
         out = work / fname
-        code, _, err = tool([*cxx, *args, "-o", str(out), str(src)], deadline, tmp=scratch_tmp(work))
+        pre = []
+        if prelude:
+            (work / "prelude.h").write_text(prelude)
+            pre = ["-include", str(work / "prelude.h")]
+        code, _, err = tool([*cxx, *args, *pre, "-o", str(out), str(src)], deadline, tmp=scratch_tmp(work))
         if code or not out.is_file():
             raise BuildError(f"building the migrate-check runtime failed: {tool_failure(err)}", code="RUNTIME_BUILD")
         return store.publish("runtime", key, work, {fname: out}, {}).file(fname)
