@@ -33,13 +33,31 @@ from toolkit.console.children import Deadline
 from . import objmeta
 from .cache import Cache, sha256_file
 from .errors import BuildError, compile_error, printable
-from .overlay import DEPS_TARGET, analyse, build_overlay, encode_source, mirror, original, parse_deps
+from .overlay import (
+    DEPS_TARGET,
+    analyse,
+    build_overlay,
+    encode_source,
+    mirror,
+    original,
+    parse_deps,
+)
 from .rewrite import c_string
-from .toolchain import BUILD_VERSION, INCLUDE, PKG, compiler_id, digest, note_build, scratch_tmp, tool, tree_digest
+from .toolchain import (
+    BUILD_VERSION,
+    INCLUDE,
+    PKG,
+    compiler_id,
+    digest,
+    note_build,
+    scratch_tmp,
+    tool,
+    tree_digest,
+)
 
 #: attempts to compile with the rewritten set completed from the dependency output
 MAX_ATTEMPTS = 6
-_INCLUDE_RE = re.compile(rb'^\s*#\s*include\s*([<"])([^>"\n]+)[>"]', re.M)
+_INCLUDE_RE = re.compile(rb'^\s*#\s*include\s*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 _TOOLS = ("compile.py", "objmeta.py", "overlay.py", "rewrite.py", "lexer.py", "errors.py", "cache.py", "toolchain.py",
           "cann/stubs.py")
 _CXX20 = re.compile(r"(c|gnu)\+\+(2[0a-z]|23|26)$")

@@ -25,8 +25,18 @@ from . import objmeta
 from .cache import Cache, sha256_file
 from .errors import BuildError, compile_error, printable, tool_failure
 from .rewrite import c_string
-from .toolchain import (BUILD_VERSION, INCLUDE, PKG, RUNTIME, compiler_id, digest, note_build, our_object, scratch_tmp,
-                        tool)
+from .toolchain import (
+    BUILD_VERSION,
+    INCLUDE,
+    PKG,
+    RUNTIME,
+    compiler_id,
+    digest,
+    note_build,
+    our_object,
+    scratch_tmp,
+    tool,
+)
 
 #: the libraries of the vendor's toolkit a sample links (the emulator stands for all of them: nothing to
 #: link), and libstdc++, which the C++ compiler driver links anyway
@@ -35,8 +45,8 @@ EMULATED_LIBS = frozenset({"ascendcl", "runtime", "platform", "tiling_api", "reg
                        "ascend_dump", "error_manager", "mmpa", "tikicpulib_cpuprof", "tikicpulib_stubreg",
                        "tikcpp_debug", "ascendalog", "unified_dlog", "stdc++"})
 _NOT_PIC = re.compile(r"ld(?:\.\w+)?: (\S+?): (?:warning: )?relocation .* recompile with -fPIC")
-_LD_ERROR = re.compile(r"^\S*ld(?:\.\w+)?: (.*)$", re.M)
-_UNDEFINED = re.compile(r"undefined reference to [`'‘](.+?)['’]\s*$", re.M)
+_LD_ERROR = re.compile(r"^\S*ld(?:\.\w+)?: (.*)$", re.MULTILINE)
+_UNDEFINED = re.compile(r"undefined reference to [`'‘](.+?)['’]\s*$", re.MULTILINE)
 _PY_DECL = re.compile(r"\b(_?Py[A-Za-z_]\w*)\s*\(")
 ENTRY = "__asc_exe_start"
 

@@ -36,8 +36,9 @@ def _build_options(fn):
 def split_sources(source: str, args: list[str]) -> tuple[list[str], list[str]]:
     """``run a.asc b.cpp -- ARGS``: the leading arguments that are source files (by suffix: .asc, .cpp,
     .cc, .cxx, .c ...) are more sources of the program; the rest are its arguments."""
-    from toolkit.asc.build import SOURCE_SUFFIXES
     import os
+
+    from toolkit.asc.build import SOURCE_SUFFIXES
     sources, k = [source], 0
     while k < len(args) and args[k].endswith(SOURCE_SUFFIXES) and os.path.isfile(args[k]):
         sources.append(args[k])
@@ -128,7 +129,7 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
                 target, build_dir, args) -> int:
     """Build and run an .asc program (more sources may follow: run a.asc b.cpp), or a CMake target
     (--cmake DIR --target NAME); every kernel launch runs on the emulator (args after --)."""
-    from toolkit.views.run_report import run_json, run_passed, run_text
+    from toolkit.views.run_report import run_passed, run_text
     plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
     if cmake_dir is not None:
         args = ([source] if source is not None else []) + list(args)
@@ -140,6 +141,15 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
         sources, args = split_sources(source, list(args))
         run = _run_one(sources, include_dirs, defines, timeout, args, trace_path is not None, vf_fusion,
                        timeline="html" in plan)
+    contents = run_outputs(run, plan)
+    code = finish(plan, contents, lambda: printable_lines(run_text(run)), run_passed(run))
+    return run.exit_status or code                 # the program's own failure status comes first
+
+
+def run_outputs(run, plan: OutputPlan) -> dict[str, Any]:
+    """The program's own output echoed, a run that did not reach its end refused (exit 2), then what the
+    plan's outputs hold (JSON, trace, HTML)."""
+    from toolkit.views.run_report import run_json
     _echo_program_output(run, not plan.stdout_taken)
     _fail_on([run])
     contents: dict[str, Any] = {"json": dump_json(run_json(run))}
@@ -148,8 +158,7 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
     if "html" in plan:
         from toolkit.views.html_asc import run_page
         contents["html"] = valid_text(run_page(run))
-    code = finish(plan, contents, lambda: printable_lines(run_text(run)), run_passed(run))
-    return run.exit_status or code                 # the program's own failure status comes first
+    return contents
 
 
 @cli.command("compare", context_settings={"ignore_unknown_options": True})

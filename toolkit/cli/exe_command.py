@@ -22,11 +22,10 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
-from . import BadUsage, OutputPlan, dump_json, guarded
+from . import BadUsage, OutputPlan, guarded
 from .asc_options import SECONDS
 
 DEFAULT_TIMEOUT_S = 600.0
@@ -51,7 +50,7 @@ def _facts(exe: str) -> dict:
         raise BadUsage(f"{exe}: cannot read the program ({err})") from None
 
 
-def executable(exe: str, deadline) -> "Built":
+def executable(exe: str, deadline):
     """The program a built executable is, ready for :func:`toolkit.asc.runner.run_program`: its facts
     (``asc_meta``), our ``/proc/self/exe`` shim. A program with a unit the emulator cannot run is refused
     here with its ``UNSUPPORTED_API`` line (exit 2)."""
@@ -70,12 +69,12 @@ def executable(exe: str, deadline) -> "Built":
 
 
 def run_executable(exe: str, argv0: str, args: list[str]) -> int:
-    from toolkit.asc.errors import printable_lines, valid_text
+    from toolkit.asc.errors import printable_lines
     from toolkit.asc.runner import run_program
     from toolkit.console.children import Deadline
-    from toolkit.views.run_report import run_json, run_passed, run_text
+    from toolkit.views.run_report import run_passed, run_text
 
-    from .asc_commands import _echo_program_output, _fail_on, _trace_of
+    from .asc_commands import run_outputs
     plan = OutputPlan({k: os.environ.get(v) or None for k, v in _OUTPUTS.items()}, labels=_OUTPUTS)
     deadline = Deadline(_timeout())
     built = executable(exe, deadline)
@@ -83,15 +82,7 @@ def run_executable(exe: str, argv0: str, args: list[str]) -> int:
     with _mode():
         run = run_program(built, args, trace="trace" in plan, vf_fusion=vf_fusion, timeline="html" in plan,
                           deadline=deadline, exe_path=exe, argv0=argv0)
-    _echo_program_output(run, not plan.stdout_taken)
-    _fail_on([run])
-    contents: dict[str, Any] = {"json": dump_json(run_json(run))}
-    if "trace" in plan:
-        contents["trace"] = dump_json(_trace_of([run]))
-    if "html" in plan:
-        from toolkit.views.html_asc import run_page
-        contents["html"] = valid_text(run_page(run))
-    plan.commit(contents)
+    plan.commit(run_outputs(run, plan))
     if os.environ.get("MIGRATE_CHECK_REPORT") != "0":
         click.echo(printable_lines(run_text(run)), err=True)
     return run.exit_status or (0 if run_passed(run) else 1)

@@ -26,7 +26,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..build import check_source, build_errors
+from ..build import build_errors, check_source
 from ..compile import Obj, UnitOptions, compile_object, placeholder_object
 from ..errors import BuildError, printable
 from ..link import link_flags, link_program, runtime_objects
@@ -163,7 +163,11 @@ def _launch_headers(cmd: Command) -> int:
 
 def unsupported_message(err: BuildError) -> str | None:
     """The ``UNSUPPORTED_API`` line when a compile failed on an API outside the emulated scope, else None."""
-    from toolkit.ascendc.catalog.lookup import api_in_compiler_error, lookup, unsupported_api_message
+    from toolkit.ascendc.catalog.lookup import (
+        api_in_compiler_error,
+        lookup,
+        unsupported_api_message,
+    )
     text = str(err)
     m = _UNSUPPORTED.search(text)
     if m:
