@@ -112,5 +112,9 @@ def test_ascendc_library_project_builds_in_sim_mode_and_passes(tmp_path, cann_ro
     assert done.stdout.splitlines()[-1] == "PASS"
     assert [ln.split(" at ")[0] for ln in done.stderr.splitlines() if ln.startswith("launch ")] == [
         "launch 0: add_custom <<<8>>>", "launch 1: reduce_custom <<<8>>>", "launch 2: scale_vf_custom <<<8>>>"]
+    _ok(run(["cmake", "-S", ".", "-B", "cpu", "-DRUN_MODE=cpu"], project, env))     # tikicpulib.h, ICPU_RUN_KF
+    _ok(run(["cmake", "--build", "cpu"], project, env))
+    done = _ok(run(["./sim_exe"], project / "cpu", env))
+    assert done.stdout.splitlines()[-1] == "PASS" and "launch 0: add_custom <<<8>>> at " in done.stderr
     bad = run(["cmake", "-S", ".", "-B", "other", "-DSOC_VERSION=Ascend910B1"], project, env)
     assert bad.returncode != 0 and "SOC_VERSION=Ascend910B1" in bad.stderr and "Ascend 950" in bad.stderr

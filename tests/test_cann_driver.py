@@ -130,7 +130,7 @@ def test_stub_launches_run_as_angle_bracket_launches(tmp_path):
     report = json.loads(out)
     assert code == 0 and report["passed"] and "PASS\n" in report["stdout"], err
     assert [(lr["kernel"], lr["block_dim"], lr["where"][1]) for lr in report["launches"]] == [
-        ("add_custom", 8, 68), ("reduce_custom", 8, 73), ("scale_vf_custom", 8, 78)]
+        ("add_custom", 8, 78), ("reduce_custom", 8, 84), ("scale_vf_custom", 8, 89)]
     assert report["launches"][2]["counters"]["vf_count"] == 8
     angle = write(project, "angle.asc", """\
         #include "add_custom.cpp"

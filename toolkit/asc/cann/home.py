@@ -5,7 +5,7 @@ CMake files look for their toolkit, made from the templates in ``root/`` for thi
     <root>/<arch>-linux/ccec_compiler/bin/bisheng      our compiler driver (also compiler/ccec_compiler/bin, bin/)
     <root>/lib/cmake/ASC/                              the ASC package of find_package(ASC) and the ASC language
     <root>/compiler/tikcpp/ascendc_kernel_cmake/       ascendc.cmake: ascendc_library() (also tools/tikcpp/...)
-    <root>/include                                     our headers (acl/acl.h, kernel_operator.h ...)
+    <root>/include                                     our headers (acl/acl.h, kernel_operator.h ...), tikicpulib.h
     <root>/lib64/lib<name>.a                           the vendor libraries a link names: empty (the emulator is them)
     <root>/<arch>-linux/{include,lib64}                the same, where newer installs keep them
 
@@ -44,7 +44,8 @@ def arch_dir() -> str:
 
 
 def _key() -> str:
-    return digest(sys.executable, str(PKG.parents[1]), tree_digest(TEMPLATES), arch_dir())[:16]
+    names = ",".join(sorted(p.name for p in INCLUDE.iterdir()))     # the entries <root>/include links
+    return digest(sys.executable, str(PKG.parents[1]), tree_digest(TEMPLATES), arch_dir(), names)[:16]
 
 
 def default_location() -> Path:
@@ -110,7 +111,7 @@ def _fill(work: Path, final: Path, key: str) -> None:
         rel = src.relative_to(TEMPLATES)
         if src.is_dir() or "__pycache__" in rel.parts:
             continue
-        if src.suffix == ".tmpl":
+        if src.suffix == ".tmpl" or rel.parts[0] == "include_extra":
             continue
         dst = new / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -121,7 +122,7 @@ def _fill(work: Path, final: Path, key: str) -> None:
     for alias in (new / "compiler" / "ccec_compiler" / "bin", new / "bin"):
         alias.mkdir(parents=True, exist_ok=True)
         os.symlink(os.path.relpath(drv, alias), alias / "bisheng")
-    os.symlink(str(INCLUDE), new / "include")
+    _include(new / "include")
     lib64 = new / "lib64"
     lib64.mkdir()
     for name in VENDOR_LIBS:
@@ -132,6 +133,16 @@ def _fill(work: Path, final: Path, key: str) -> None:
     os.symlink(os.path.join("..", "compiler", "tikcpp"), new / "tools" / "tikcpp")
     (new / "version.cfg").write_text("# migrate-check's CANN-compatible toolkit root\nversion=9.0.0\n")
     (new / STAMP).write_text(key + "\n")
+
+
+def _include(dst: Path) -> None:
+    """Our headers (each entry of the package's include directory, linked) and the root's own
+    (``include_extra/``: tikicpulib.h of the CPU debug mode)."""
+    dst.mkdir()
+    for entry in sorted(INCLUDE.iterdir()):
+        os.symlink(str(entry), dst / entry.name)
+    for extra in sorted((TEMPLATES / "include_extra").iterdir()):
+        shutil.copyfile(extra, dst / extra.name)
 
 
 def _template(name: str, dst: Path, subst: dict[str, str], mode: int) -> None:

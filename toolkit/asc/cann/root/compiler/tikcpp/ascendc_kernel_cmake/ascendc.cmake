@@ -86,6 +86,8 @@ function(ascendc_library name type)
     target_link_options(${name} INTERFACE "$<$<LINK_LANGUAGE:CXX>:-shared>"
                         "$<$<LINK_LANGUAGE:CXX>:LINKER:-e,__asc_exe_start>" "$<$<LINK_LANGUAGE:CXX>:LINKER:-Bsymbolic>")
     if(RUN_MODE STREQUAL "cpu")
+        # the host then includes tikicpulib.h (our headers: C++20) and launches with ICPU_RUN_KF
         target_compile_definitions(${name} INTERFACE ASCENDC_CPU_DEBUG)
+        target_compile_options(${name} INTERFACE "$<$<COMPILE_LANGUAGE:CXX>:-std=gnu++20>")
     endif()
 endfunction()
