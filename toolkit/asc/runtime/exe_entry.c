@@ -17,8 +17,15 @@
 const char __asc_interp[] __attribute__((section(".interp"), used)) = ASC_INTERP;
 
 static const char boot[] =
-    "import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1]; "
-    "from toolkit.cli.exe_command import main; main(sys.argv[1:])";
+    "import sys\n"
+    "sys.path.insert(0, sys.argv[1]); del sys.argv[1]\n"
+    "try:\n"
+    "    from toolkit.cli.exe_command import main\n"
+    "except ImportError as err:\n"
+    "    print(f'migrate-check: error: NO_TOOL: the migrate-check that built this program is gone ({err})',\n"
+    "          file=sys.stderr)\n"
+    "    sys.exit(2)\n"
+    "main(sys.argv[1:])\n";
 
 static void say(const char* a, const char* b) {
     ssize_t ignored = write(2, a, strlen(a));
