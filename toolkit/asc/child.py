@@ -71,7 +71,8 @@ def _load(spec: dict, args: list[str]):
     bridge.PROGRAM.native = NativeRuntime(lib)
     exe = os.fsencode(spec["exe"])
     _name_process(exe)
-    program_argv = [exe, *(os.fsencode(a) for a in args)]
+    argv0 = os.fsencode(spec["argv0"]) if "argv0" in spec else exe   # a direct start keeps what was typed
+    program_argv = [argv0, *(os.fsencode(a) for a in args)]
     c_argv = (ctypes.c_char_p * (len(program_argv) + 1))(*program_argv, None)
     _keep.append(c_argv)
     lib.main.restype = ctypes.c_int

@@ -7,7 +7,8 @@ nor outlives it. Records come back over a pipe the tool created (``channel.py``:
 C++ runtime writes one status line on another if the program crashes, is stopped, or the runtime fails.
 Everything the run writes lives in a private run directory removed afterwards::
 
-    RUN/exe/NAME        the executable the program believes it is (its directory: generated data)
+    RUN/exe/NAME        the executable the program believes it is (its directory: generated data), unless
+                        it runs as the executable it was built as (``exe_path``)
     RUN/tools/bin/      python3 / python: this interpreter (the samples' gen_data scripts)
     RUN/tools/spec.json what the child is to do
 """
@@ -58,11 +59,14 @@ def exe_name(source: Path) -> str:
     return stem if stem not in ("", ".", "..") else "program"
 
 
-def _layout(run_dir: Path, built: Built) -> Path:
-    (run_dir / "exe").mkdir()
-    exe = run_dir / "exe" / exe_name(built.source)
-    exe.write_bytes(b"")                    # the program's own path exists, as an executable would
-    exe.chmod(0o755)
+def _layout(run_dir: Path, built: Built, exe_path: str | None) -> Path:
+    if exe_path is not None:                # the program runs as the executable it was built as
+        exe = Path(exe_path)
+    else:
+        (run_dir / "exe").mkdir()
+        exe = run_dir / "exe" / exe_name(built.source)
+        exe.write_bytes(b"")                # the program's own path exists, as an executable would
+        exe.chmod(0o755)
     bindir = run_dir / "tools" / "bin"
     bindir.mkdir(parents=True)
     for name in ("python3", "python"):     # python3 on the child's PATH is this interpreter (numpy)
@@ -86,20 +90,23 @@ def _child_env(built: Built, run_dir: Path, exe: Path, result_fd: int, status_fd
 
 def run_program(built: Built, args: list[str], timeout: float | None = None, trace: bool = False,
                 cwd: str | None = None, keep_events: bool = False, vf_fusion: bool = False,
-                timeline: bool = False, deadline: Deadline | None = None) -> ProgramRun:
+                timeline: bool = False, deadline: Deadline | None = None, exe_path: str | None = None,
+                argv0: str | None = None) -> ProgramRun:
     """Run ``built`` with ``args``; ``keep_events`` also returns every launch's raw event streams,
     ``timeline`` the slowest core's pipe timeline (for the HTML report). ``deadline`` (shared with the
-    build) or ``timeout`` seconds bound the run."""
+    build) or ``timeout`` seconds bound the run. ``exe_path``: the program is that executable (run
+    directly: its own path, not one in the run directory), started as ``argv0``."""
     deadline = deadline or Deadline(timeout)
     with scratch_dir("migrate-check-run-") as run_dir:
         opts = {"trace": trace, "keep_events": keep_events, "vf_fusion": vf_fusion, "timeline": timeline}
-        return _run_in(Path(run_dir), built, list(args), deadline, cwd, opts)
+        return _run_in(Path(run_dir), built, list(args), deadline, cwd, opts, exe_path, argv0)
 
 
-def _run_in(run_dir: Path, built: Built, args: list[str], deadline: Deadline, cwd, opts: dict) -> ProgramRun:
-    exe = _layout(run_dir, built)
+def _run_in(run_dir: Path, built: Built, args: list[str], deadline: Deadline, cwd, opts: dict,
+            exe_path: str | None = None, argv0: str | None = None) -> ProgramRun:
+    exe = _layout(run_dir, built, exe_path)
     spec = {"library": str(built.library), "exe": str(exe), "kernel_params": built.kernel_params,
-            "mode": current_mode(), **opts}
+            "mode": current_mode(), **opts, **({"argv0": argv0} if argv0 is not None else {})}
     spec_path = run_dir / "tools" / "spec.json"
     spec_path.write_text(json.dumps(spec))
     reader = Reader()

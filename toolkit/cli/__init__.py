@@ -202,6 +202,7 @@ def _register() -> None:
     from importlib.metadata import entry_points
 
     from toolkit.cli import asc_commands as cli_asc  # noqa: F401  (generic commands add themselves to ``cli``)
+    from toolkit.cli import cann_command as cli_cann  # noqa: F401
     from toolkit.cli import api_command as cli_api  # noqa: F401
     from toolkit.cli import machine_command as cli_machine
     from toolkit.cli import port_command as cli_port  # noqa: F401

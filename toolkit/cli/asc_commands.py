@@ -33,9 +33,23 @@ def _build_options(fn):
     return apply(_BUILD_OPTIONS, fn)
 
 
-def _run_one(source: str, include_dirs, defines, timeout: float, args: list[str], trace: bool,
+def split_sources(source: str, args: list[str]) -> tuple[list[str], list[str]]:
+    """``run a.asc b.cpp -- ARGS``: the leading arguments that are source files (by suffix: .asc, .cpp,
+    .cc, .cxx, .c ...) are more sources of the program; the rest are its arguments."""
+    import os
+
+    from toolkit.asc.build import SOURCE_SUFFIXES
+    sources, k = [source], 0
+    while k < len(args) and args[k].endswith(SOURCE_SUFFIXES) and os.path.isfile(args[k]):
+        sources.append(args[k])
+        k += 1
+    return sources, list(args[k:])
+
+
+def _run_one(source, include_dirs, defines, timeout: float, args: list[str], trace: bool,
              vf_fusion: bool = False, timeline: bool = False):
-    """Build and run one program under one deadline; a build failure is exit 2 (one line)."""
+    """Build and run one program (``source``: a path or a list of them) under one deadline; a build
+    failure is exit 2 (one line)."""
     from toolkit.asc.build import BuildError, build
     from toolkit.asc.errors import printable
     from toolkit.asc.runner import run_program
@@ -81,16 +95,61 @@ def _trace_of(runs: list) -> dict:
     return merge_traces([lr["trace"] for run in runs for lr in run.launches if "trace" in lr])
 
 
+def _run_cmake(cmake_dir: str, target: str | None, build_dir: str | None, timeout: float, args: list[str],
+               trace: bool, vf_fusion: bool, timeline: bool):
+    """``run --cmake DIR --target NAME``: build the target through CMake and run what it built."""
+    from toolkit.asc.build import BuildError
+    from toolkit.asc.cann.cmake import build_target
+    from toolkit.asc.errors import printable
+    from toolkit.asc.runner import run_program
+    from toolkit.console.children import Deadline
+
+    from .exe_command import executable
+    if not target:
+        raise BadUsage("--cmake DIR needs --target NAME (the executable to build and run)")
+    deadline = Deadline(timeout)
+    try:
+        exe = str(build_target(cmake_dir, target, build_dir, deadline))
+    except BuildError as err:
+        raise BadUsage(printable(str(err))) from None
+    built = executable(exe, deadline)
+    return run_program(built, args, trace=trace, vf_fusion=vf_fusion or built.vf_fusion, timeline=timeline,
+                       deadline=deadline, exe_path=exe, argv0=exe)
+
+
 @cli.command("run", context_settings={"ignore_unknown_options": True})
-@click.argument("source", type=str)
+@click.argument("source", type=str, required=False)
 @_build_options
+@click.option("--cmake", "cmake_dir", type=str, default=None, metavar="DIR",
+              help="build --target NAME of the CMake project in DIR (against `migrate-check cann-home`) and run it")
+@click.option("--target", type=str, default=None, metavar="NAME", help="the CMake target of --cmake")
+@click.option("--build-dir", type=str, default=None, metavar="B", help="the build directory of --cmake (DIR/build)")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def run_command(source, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion, args) -> int:
-    """Build and run an .asc program; every kernel launch runs on the emulator (args after --)."""
-    from toolkit.views.run_report import run_json, run_passed, run_text
+def run_command(source, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion, cmake_dir,
+                target, build_dir, args) -> int:
+    """Build and run an .asc program (more sources may follow: run a.asc b.cpp), or a CMake target
+    (--cmake DIR --target NAME); every kernel launch runs on the emulator (args after --)."""
+    from toolkit.views.run_report import run_passed, run_text
     plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
-    run = _run_one(source, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion,
-                   timeline="html" in plan)
+    if cmake_dir is not None:
+        args = ([source] if source is not None else []) + list(args)
+        run = _run_cmake(cmake_dir, target, build_dir, timeout, args, trace_path is not None, vf_fusion,
+                         timeline="html" in plan)
+    elif source is None:
+        raise BadUsage("missing SOURCE (or --cmake DIR --target NAME)")
+    else:
+        sources, args = split_sources(source, list(args))
+        run = _run_one(sources, include_dirs, defines, timeout, args, trace_path is not None, vf_fusion,
+                       timeline="html" in plan)
+    contents = run_outputs(run, plan)
+    code = finish(plan, contents, lambda: printable_lines(run_text(run)), run_passed(run))
+    return run.exit_status or code                 # the program's own failure status comes first
+
+
+def run_outputs(run, plan: OutputPlan) -> dict[str, Any]:
+    """The program's own output echoed, a run that did not reach its end refused (exit 2), then what the
+    plan's outputs hold (JSON, trace, HTML)."""
+    from toolkit.views.run_report import run_json
     _echo_program_output(run, not plan.stdout_taken)
     _fail_on([run])
     contents: dict[str, Any] = {"json": dump_json(run_json(run))}
@@ -99,8 +158,7 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
     if "html" in plan:
         from toolkit.views.html_asc import run_page
         contents["html"] = valid_text(run_page(run))
-    code = finish(plan, contents, lambda: printable_lines(run_text(run)), run_passed(run))
-    return run.exit_status or code                 # the program's own failure status comes first
+    return contents
 
 
 @cli.command("compare", context_settings={"ignore_unknown_options": True})
