@@ -29,7 +29,14 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "const GlobalTensor<uint64_t>&": "gu", "HardEvent": "HardEvent::V_S", "CacheMode": "CacheMode::CACHE_MODE_NORMAL",
         "KernelMode": "KernelMode::AIV_MODE", "const std::string&": '"x.bin"', "void*": "nullptr",
         "GM_ADDR": "nullptr", "const SliceInfo*": "slices", "const NdDmaParams<T, dim>&": "ndp",
-        "const LayoutType&": "Layout<Shape<>, Stride<>>{}", "uint64_t*": "nullptr"}
+        "const LayoutType&": "Layout<Shape<>, Stride<>>{}",
+        # MemBase breadth (bmem): tensors of other element types, and the hand-written forms' argument types
+        "const LocalTensor<U>&": "lt", "const LocalTensor<uint32_t>&": "lu", "const LocalTensor<uint8_t>&": "lb",
+        "const LocalTensor<uint64_t>&": "l64", "const LocalTensor<half>&": "lh", "uint64_t*": "bits",
+        "const LocalTensor<T>*": "lta", "const MrgSortSrcList<T>&": "MrgSortSrcList<float>{}",
+        "const MrgSort4Info&": "MrgSort4Info{}", "const VdeqInfo&": "VdeqInfo{}",
+        "const TransposeParamsExt&": "TransposeParamsExt{}",
+        "ReduceOrder": "ReduceOrder::ORDER_VALUE_INDEX", "CMPMODE": "CMPMODE::LT", "SELMODE": "SELMODE::VSEL_TENSOR_TENSOR_MODE"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -43,6 +50,7 @@ void probe_every_form() {
     GlobalTensor<int32_t> gi; LocalTensor<int32_t> li; GlobalTensor<uint64_t> gu;
     auto lay = MakeLayout(MakeShape(3, 4), MakeStride(4, 1)); TensorTrait<float> tt; TensorDesc<float> td;
     Layout<Shape<>, Stride<>> el; SliceInfo slices[1] = {}; NdDmaParams<float, 2> ndp{};
+    LocalTensor<uint32_t> lu; LocalTensor<uint8_t> lb; LocalTensor<uint64_t> l64; LocalTensor<float> lta[16];
 """
 
 

@@ -71,7 +71,7 @@ def test_reduce_sum_chunk_partials_then_their_tree(ctx, tpipe, count):
     assert isinstance(tail[2], ScalarOp) and tail[2].kind == "ub_read"
 
 
-def test_reduce_sum_needs_a_tpipe_and_a_supported_count():
+def test_reduce_sum_needs_a_tpipe_and_counts_outside_the_counter_mode_range_take_more_or_fewer_passes():
     c = CoreContext()
     with running(c):
         put(c, SRC, np.ones(2048, F32))
@@ -81,8 +81,12 @@ def test_reduce_sum_needs_a_tpipe_and_a_supported_count():
     c = CoreContext()
     with running(c):
         TPipe()
-        with pytest.raises(NotImplementedError):
-            AscendC.ReduceSum(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), 256)
+        x = np.arange(256, dtype=np.float32)
+        put(c, SRC, x)
+        AscendC.ReduceSum(T(DST, F32, 8), T(SRC, F32), T(WORK, F32), 256)
+        # pass 1: one tree sum per 64-element chunk, pass 2: the tree sum of the 4 partials (zero-padded)
+        want = tree_sum(np.concatenate([tree_sum(x.reshape(4, 64)), np.zeros(60, np.float32)]))
+        assert get(c, DST, F32, 1)[0] == want
 
 
 def test_undefined_source_reaches_the_scalar_read(ctx, tpipe):

@@ -40,6 +40,8 @@ def _sends(d: ApiDef, f: Form) -> list[str]:
     for p in f.tparams:
         if p.kind == spec.ELEM:
             out.append(f"__asc::put_ttype<elem_t<{p.name}, {p.of}>>(c);")
+        elif p.kind == spec.NAMED:
+            out.append(f"c.tnamed({spec.stable_id(p.name)}, (long long)({p.send or p.name}));")
         elif p.kind in _SEND_T:
             out.append(_SEND_T[p.kind].format(n=p.name))
     if d.family.member:

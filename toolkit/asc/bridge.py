@@ -19,7 +19,7 @@ import numpy as np
 
 from toolkit.ascendc import api as apidefs
 from toolkit.ascendc import dtypes
-from toolkit.ascendc.dtypes import BF16, CScalar
+from toolkit.ascendc.dtypes import BF16, CScalar, TemplateValue
 from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.tensor import GlobalTensor, GmPtr, LocalTensor, UbPtr
@@ -33,6 +33,7 @@ ABORT = object()
 (T_INT, T_UINT, T_FLT, T_REG, T_MASK, T_OBJ, T_UBPTR, T_GMPTR, T_LOCAL, T_GLOBAL, T_REF, T_AREG, T_STRUCT,
  T_UBREF, T_BOOL, T_NONE) = range(1, 17)
 T_TTYPE, T_TENUM, T_TTRAIT, T_U64ARR, T_EARG, T_TVALUE = 20, 21, 22, 23, 24, 25
+T_TNAMED = 26
 UB_ADDR_MASK = 0xFFFFFFFF         # the low 32 bits of a __ubuf__ pointer (bridge.h kUbAddrMask)
 _U64 = 1 << 64
 
@@ -46,6 +47,9 @@ CSCALARS: dict[int, type[CScalar]] = {1: dtypes.int8_t, 2: dtypes.uint8_t, 3: dt
                                       9: dtypes.half, 10: dtypes.bfloat16_t, 11: dtypes.float32_t}
 #: struct id -> the Python class built from the fields (ids and fields from the API definitions)
 STRUCTS: dict[int, Callable] = {s.id: s.py for s in apidefs.STRUCTS.values()}
+#: stable id -> name of every named template parameter (``isSetMask``, ...) of the definitions
+NAMED_PARAMS: dict[int, str] = {apidefs.stable_id(p.name): p.name for d in apidefs.DEFINITIONS.values()
+                                for f in d.forms for p in f.tparams if p.kind == "named"}
 POSITIONS = {k: m.value for k, m in enums.DECODE[enums.ENUM_ID[TPosition]].items()}
 POSITION_CODES = {v: k for k, v in POSITIONS.items()}
 
@@ -154,6 +158,8 @@ def decode(words: tuple) -> tuple[list, list, list]:
             targs.append(int(v))
         elif kind == T_EARG:
             args.append(enums.DECODE[hi][v])
+        elif kind == T_TNAMED:
+            targs.append(TemplateValue(NAMED_PARAMS[hi], v))
         elif kind == T_TTRAIT:
             targs.append(_trait(v))
         elif kind == T_U64ARR:

@@ -12,6 +12,7 @@ from enum import Enum
 from pathlib import Path
 
 from toolkit.ascendc import sysenums as se
+from toolkit.ascendc import membase as mb
 from toolkit.ascendc.api.spec import stable_id
 from toolkit.ascendc.atomic import AtomicDtype, AtomicOp
 from toolkit.ascendc.dma import PaddingMode
@@ -57,6 +58,11 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "KernelMode", se.KernelMode, "int"),
     ("AscendC", "DataFormat", se.DataFormat, "uint8_t"),
     ("AscendC", "PaddingMode", PaddingMode, "uint8_t"),
+    # ---- MemBase breadth (helper bmem)
+    ("AscendC", "MaskMode", mb.MaskMode, "uint8_t"),
+    ("AscendC", "SELMODE", mb.SELMODE, "uint8_t"),
+    ("AscendC", "ReduceOrder", mb.ReduceOrder, "int"),
+    ("AscendC", "TransposeType", mb.TransposeType, "uint8_t"),
 ]
 #: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type); the id is the stable id of the
 #: qualified name (toolkit.ascendc.api.spec.stable_id), so enums added in parallel never renumber

@@ -11,7 +11,7 @@ bf16 comes from ml_dtypes; no bit tricks here.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import ml_dtypes
 import numpy as np
@@ -114,3 +114,11 @@ def type_name(dt: np.dtype) -> str:
 def scalar_value(v: Any) -> Any:
     """Plain Python value of a scalar argument (CScalar or number)."""
     return v.value if isinstance(v, CScalar) else v
+
+
+class TemplateValue(NamedTuple):
+    """A non-type template argument an API needs (``Add<half, false>``: isSetMask = false), as the ``.asc``
+    bridge hands it over in the template argument tuple; the API receives it as a keyword argument."""
+
+    name: str
+    value: int

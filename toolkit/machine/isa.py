@@ -34,6 +34,9 @@ REGISTRY = MappingProxyType({
     "RV_VSCATTER": "store",
     "RV_VLOOP": "loop",
     "RV_MEMBAR": "membar",
+    # ---- MemBase breadth (helper bmem): opcodes of the MemBase APIs added for issue 18 (the others are the Reg ones)
+    **dict.fromkeys(("RV_VRSQRT", "RV_VREC", "RV_VTRANS", "RV_VSORT32", "RV_VMRGSORT"), "compute"),
+    # ---- end MemBase breadth
 })
 
 #: units of the machine file each kind may run on

@@ -56,6 +56,7 @@ CODES: dict[str, tuple[str, bool, str]] = {
     "REGISTER_SPILL": (WARNING, False, "more than 32 RegTensor / 8 MaskReg live in one VF spill to UB"),
     "BAD_PARAMETER": (ERROR, True, "API parameter outside its documented range"),
     "DATACOPY_TRUNCATED": (WARNING, False, "DataCopy moves whole 32 B blocks: a count whose bytes are not a multiple of 32 loses its tail (use DataCopyPad)"),
+    "COUNT_TRUNCATED": (WARNING, False, "an API that works on whole 256 B repeats (Compare, Compares, Select ...) ignores the tail of a count that is not a multiple of one"),
     "MASK_ZERO": (WARNING, False, "a level-0 call with an empty mask is not guaranteed to be a no-op on Ascend 950"),
     "VF_RULE": (ERROR, True, "RegBase registers and APIs live inside __simd_vf__ functions; a VF may call only __simd_callee__ functions"),
     "VF_SOFTWARE_LOOP": (WARNING, False, "a VF loop with while/do, continue, break, return, goto, switch, a data-dependent if or ?: cannot be a hardware loop: the compiler emits scalar branches per iteration (slow)"),

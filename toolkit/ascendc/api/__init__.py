@@ -35,10 +35,12 @@ ignored     ``uint32_t = 0``              nothing                               
 =========== ============================= ============================================ =====================
 
 Template parameters: ``type`` (an element type; nothing while it is ``void``), ``elem`` (void means the
-register's value_type), ``enum``, ``trait`` (a CastTrait) and ``value`` (a non-type integral parameter,
-``uint8_t modeId``: an int) are sent, in declaration order, and reach a ``TemplateApi`` (or a
+register's value_type), ``enum``, ``trait`` (a CastTrait), ``value`` (a non-type integral parameter,
+``uint8_t modeId``: an int) and ``named`` (a value a MemBase API takes as a keyword argument of its name:
+``bool isSetMask``, a config field) are sent, in declaration order, and reach a ``TemplateApi`` (or a
 ``toolkit.ascendc.tvalues.ValueTemplate``, which keeps ints as ints) as ``api[targs](...)`` (plain
-functions and methods get them as leading positional arguments); ``deduced``, ``hidden`` (``bool isSetMask = true``) and ``notreg`` (a scalar type that must not
+functions and methods get them as leading positional arguments; a ``MemBaseApi`` binds them as keywords);
+``deduced``, ``hidden`` (a config the emulator does not need) and ``notreg`` (a scalar type that must not
 be a register) are not sent. A member family's methods also send ``*this`` first (the Python method is then
 called on it). Every generated wrapper makes one ``__asc::Call`` tagged with the API's stable id
 (:func:`spec.stable_id` of its name) and the form's index, and ends in ``go()``: the one call path.

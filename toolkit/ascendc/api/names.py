@@ -3,7 +3,7 @@ and value types, constants, macros (written by hand in the headers named)."""
 from __future__ import annotations
 
 from toolkit.ascendc import bufpool, dma, dma_nd, pipe, shape, sync, tensor
-from toolkit.ascendc.membase import params
+from toolkit.ascendc.membase import maskstate, params, relayout, sort
 from toolkit.ascendc.regbase import types as rt
 
 from .spec import Field, NameDef, StructDef
@@ -43,6 +43,17 @@ STRUCTS = [
               (_u("src0BlockStride", "uint8_t", "1"), _u("repeatTimes", "uint16_t", "1"),
                _u("src0RepeatStride", "uint16_t", "8"), _u("src1RepeatStride", "uint8_t", "0")),
               doc=f"{_MB}/比较与选择/GatherMask.md"),
+    # ---- MemBase breadth (helper bmem)
+    StructDef("AscendC::CopyRepeatParams", params.CopyRepeatParams,
+              (_u("dstStride", "uint16_t", "1"), _u("srcStride", "uint16_t", "1"), _u("dstRepeatSize", "uint16_t", "8"),
+               _u("srcRepeatSize", "uint16_t", "8")), doc=f"{_MB}/数据搬运/Copy（UBToUB掩码式高维数据搬运）.md"),
+    StructDef("AscendC::GatherRepeatParams", params.GatherRepeatParams,
+              (_u("dstBlkStride", "uint16_t", "1"), _u("dstRepStride", "uint16_t", "8")),
+              doc=f"{_MB}/离散与聚合/Gatherb(ISASI).md"),
+    StructDef("AscendC::TransDataTo5HDParams", relayout.TransDataTo5HDParams,
+              (_u("dstHighHalf", "bool", "false"), _u("srcHighHalf", "bool", "false"), _u("repeatTimes", "uint8_t", "1"),
+               _u("dstRepStride", "uint16_t", "0"), _u("srcRepStride", "uint16_t", "0")),
+              doc=f"{_MB}/数据排布转换/TransDataTo5HD.md"),
 ]
 
 STRUCTS.append(StructDef(
@@ -125,4 +136,22 @@ NAMES = [
     *(NameDef(f"AscendC::{c}", "constant", _C) for c in (
         "VECTOR_REG_WIDTH", "VECTOR_REG_WIDTH_2XVL", "ONE_BLOCK_SIZE", "DEFAULT_BLK_NUM", "MAX_REPEAT_TIMES",
         "ONE_REPEAT_BYTE_SIZE", "BLOCK_CUBE")),
+    # ---- MemBase breadth (helper bmem): declared by hand in include/asc/membase.h
+    *(NameDef(f"AscendC::{n}", "type", "membase.h", None, f"{_MB}/{d}") for n, d in (
+        ("BinaryDefaultType", "基础算术/Adds（灵活标量位置）.md"), ("BinaryConfig", "基础算术/Adds（灵活标量位置）.md"),
+        ("DivConfig", "基础算术/Div.md"), ("ExpConfig", "基础算术/Exp.md"),
+        ("LnConfig", "基础算术/Ln.md"), ("SqrtConfig", "基础算术/Sqrt.md"), ("RsqrtConfig", "基础算术/Rsqrt.md"),
+        ("ReciprocalConfig", "基础算术/Reciprocal.md"))),
+    NameDef("AscendC::VdeqInfo", "type", "membase.h", maskstate.VdeqInfo, f"{_MB}/类型转换辅助配置接口/SetDeqScale.md"),
+    NameDef("AscendC::MrgSortSrcList", "type", "membase.h", sort.MrgSortSrcList, f"{_MB}/排序组合（ISASI）/MrgSort.md"),
+    NameDef("AscendC::MrgSort4Info", "type", "membase.h", sort.MrgSort4Info, f"{_MB}/排序组合（ISASI）/MrgSort.md"),
+    NameDef("AscendC::TransposeParamsExt", "type", "membase.h", relayout.TransposeParamsExt,
+            f"{_MB}/数据排布转换/Transpose.md"),
+    NameDef("AscendC::ReduceType", "alias", "membase.h: the Reg::ReduceType enum, by its MemBase name"),
+    *(NameDef(f"AscendC::{n}", "constant", "membase.h", None, f"{_MB}/{d}") for n, d in (
+        ("MASK_PLACEHOLDER", "SIMD计算说明/掩码.md"), ("NCHW_CONV_ADDR_LIST_SIZE", "数据排布转换/TransDataTo5HD.md"),
+        ("DEFAULT_BINARY_CONFIG", "基础算术/Adds（灵活标量位置）.md"), ("DEFAULT_DIV_CONFIG", "基础算术/Div.md"),
+        ("DEFAULT_EXP_CONFIG", "基础算术/Exp.md"), ("DEFAULT_LN_CONFIG", "基础算术/Ln.md"),
+        ("DEFAULT_SQRT_CONFIG", "基础算术/Sqrt.md"), ("DEFAULT_RSQRT_CONFIG", "基础算术/Rsqrt.md"),
+        ("DEFAULT_RECIPROCAL_CONFIG", "基础算术/Reciprocal.md"), ("defaultGatherMaskMode", "比较与选择/GatherMask.md"))),
 ]

@@ -1,7 +1,7 @@
 """The C++ declaration of a form, as the generated headers and ``migrate-check api`` show it."""
 from __future__ import annotations
 
-from .spec import DEDUCED, ENUM, HIDDEN, IGNORED, NOTREG, TRAIT, VALUE, ApiDef, Arg, Form, TParam
+from .spec import DEDUCED, ENUM, HIDDEN, IGNORED, NAMED, NOTREG, TRAIT, VALUE, ApiDef, Arg, Form, TParam
 
 
 def tparam(p: TParam) -> str:
@@ -9,7 +9,7 @@ def tparam(p: TParam) -> str:
         return f"class {p.name}, ASC_NOT_REG({p.name})"
     if p.kind == DEDUCED:
         return f"{p.ctype} {p.name}"
-    head = f"{p.ctype} {p.name}" if p.kind in (ENUM, TRAIT, VALUE) or (p.kind == HIDDEN and p.ctype != "class") \
+    head = f"{p.ctype} {p.name}" if p.kind in (ENUM, TRAIT, VALUE, NAMED) or (p.kind == HIDDEN and p.ctype != "class") \
         else f"class {p.name}"
     return head if p.default is None else f"{head} = {p.default}"
 

@@ -42,7 +42,9 @@ DEDUCED = "deduced"    #: a type the compiler deduces from an argument; not sent
 HIDDEN = "hidden"      #: accepted for source compatibility, not sent
 NOTREG = "notreg"      #: a deduced scalar type that must not be a register type (overload selection)
 VALUE = "value"        #: an integer non-type template parameter (``int16_t offset``), sent as its value
-SENT_TPARAMS = (TYPE, ELEM, ENUM, TRAIT, VALUE)
+NAMED = "named"        #: a non-type parameter a MemBase API needs by name (``bool isSetMask``, a config field):
+                       #: sent with its name's id, it reaches the Python function as a keyword argument
+SENT_TPARAMS = (TYPE, ELEM, ENUM, TRAIT, VALUE, NAMED)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class TParam:
     ctype: str = "class"           #: "class", or the enum / struct type of a non-type parameter
     default: str | None = None
     of: str | None = None          #: ELEM: the deduced register type
+    send: str | None = None        #: NAMED: the C++ expression sent (default: the parameter itself)
 
 
 @dataclass(frozen=True)
@@ -224,6 +227,12 @@ def tmode(default: str = "ZEROING") -> TParam:
 
 def thidden(name: str, ctype: str = "class", default: str | None = "void") -> TParam:
     return TParam(HIDDEN, name, ctype, default)
+
+
+def tnamed(name: str, ctype: str = "bool", default: str | None = "true", send: str | None = None) -> TParam:
+    """A non-type template parameter the emulator needs by name (``bool isSetMask = true``; a config struct
+    whose field ``send`` names): it reaches the Python function as the keyword argument ``name``."""
+    return TParam(NAMED, name, ctype, default, send=send)
 
 
 def tnotreg(name: str = "S") -> TParam:

@@ -22,7 +22,6 @@ _SYSAPI = "types.h: constexpr (usable in constant expressions), the machine file
 _NOCACHE = "the emulator has no data cache: GM is always coherent, nothing to clean or load"
 _ICACHE = "the emulator has no instruction cache: a preload is done at once"
 _LIMIT = "sysapi.h: a static member of NumericLimits<T> (constexpr scalar; the vector form is Duplicate)"
-_MASK = "the MemBase API takes its mask per call: the mode register is not modelled"
 _U64 = scalar("valueIn", "uint64_t")
 
 
@@ -63,11 +62,6 @@ APIS = [
                                     hand="sysapi.h: a variadic "
                                     "template that calls funPtr(args...) when engine is AIV (the emulated unit)"),
         doc="执行模式/Async.md"),
-    api(SYSTEM, "SetMaskNorm", None, form(native=""), doc="基础API/Memory矢量计算/掩码操作/SetMaskNorm.md", note=_MASK),
-    api(SYSTEM, "SetMaskCount", None, form(native=""), doc="基础API/Memory矢量计算/掩码操作/SetMaskCount.md",
-        note=_MASK),
-    api(SYSTEM, "ResetMask", None, form(native=""), doc="基础API/Memory矢量计算/掩码操作/ResetMask.md",
-        note="the MemBase API takes its mask per call: the mask register is not modelled"),
     *(_limit(n) for n in ("Max", "Lowest", "Min", "Infinity", "NegativeInfinity", "QuietNaN", "SignalingNaN",
                           "DeNormMin")),
     # -- scalar computation

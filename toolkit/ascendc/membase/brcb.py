@@ -37,8 +37,8 @@ def _brcb(dst: LocalTensor, src: LocalTensor, repeatTime: Any, params: BrcbRepea
     ctx = current()
     dt = dst.dtype
     w = dt.itemsize
-    if src.dtype != dt or w not in (2, 4):
-        ctx.report("BAD_PARAMETER", f"{api}: needs equal 16- or 32-bit types, got {type_name(dt)} / "
+    if src.dtype != dt or w not in (1, 2, 4, 8):
+        ctx.report("BAD_PARAMETER", f"{api}: needs equal 8-, 16-, 32- or 64-bit types, got {type_name(dt)} / "
                    f"{type_name(src.dtype)}")
     repeat = int(scalar_value(repeatTime))
     blk, rep = int(params.dstBlkStride) or 1, int(params.dstRepStride)

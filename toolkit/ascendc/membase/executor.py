@@ -65,11 +65,16 @@ def _run(ub, dst: Operand, srcs: Sequence[Operand], fn: Compute, dfn: Defined | 
         vals.append(v)
         defs.append(d)
     with np.errstate(all="ignore"):
-        out = np.asarray(fn(vals), dtype=dst.dtype)
+        # a compute that depends on the entry's position (Select's selMask bit) takes the step too
+        out = np.asarray(fn(vals, entries(dst.acc, r)) if getattr(fn, "positional", False) else fn(vals),
+                         dtype=dst.dtype)
     acc = dst.acc
     n = acc.idx.size if r is None else int(acc.starts[r + 1] - acc.starts[r])
-    if out.ndim < 2:                                   # no sources (Duplicate): broadcast the scalar
-        out = np.broadcast_to(out.reshape(-1)[:1] if out.ndim else out, (1, n))
+    if out.ndim < 2:                                   # no sources: one value per entry (CreateVecIndex)
+        if out.ndim == 1 and out.size == n:            # or a scalar broadcast (Duplicate)
+            out = out[None, :]
+        else:
+            out = np.broadcast_to(out.reshape(-1)[:1] if out.ndim else out, (1, n))
     dd = None
     if any(d is not None for d in defs):
         if dfn is not None:
@@ -81,6 +86,11 @@ def _run(ub, dst: Operand, srcs: Sequence[Operand], fn: Compute, dfn: Defined | 
         if dd.all():
             dd = None
     _scatter(ub, dst, out, dd, r)
+
+
+def entries(acc: Access, r: int | None) -> slice:
+    """The entries of step ``r`` (None: all) of an access, as a slice of its arrays."""
+    return slice(None) if r is None else slice(int(acc.starts[r]), int(acc.starts[r + 1]))
 
 
 def _gather(ub, op: Operand, r: int | None) -> tuple[np.ndarray, np.ndarray | None]:

@@ -41,49 +41,79 @@ def pattern_lanes(pattern: int, lanes: int) -> np.ndarray:
     return np.ones(lanes, dtype=bool)
 
 
+def _layout(width: int, pattern: int, counter: bool, n: int, repeat: int, blk: int, rep: int,
+            user: np.ndarray | None = None) -> tuple:
+    """(src Access, dst Access, stored bytes per chunk, PLT inputs per chunk, total selected). ``user``: the
+    user pattern's selection bits, (repeat, elements per repeat) booleans (a built-in pattern otherwise)."""
+    if user is None:
+        return _builtin_layout(width, pattern, counter, n, repeat, blk, rep)
+    return _layout_of(width, counter, n, repeat, blk, rep, user, ("gu", user.tobytes()))
+
+
 @functools.lru_cache(maxsize=512)
-def _layout(width: int, pattern: int, counter: bool, n: int, repeat: int, blk: int, rep: int) -> tuple:
-    """(src Access, dst Access, stored bytes per chunk, PLT inputs per chunk, total selected)."""
+def _builtin_layout(width: int, pattern: int, counter: bool, n: int, repeat: int, blk: int, rep: int) -> tuple:
+    lanes = VL // width
+    per_rep = n if counter else lanes
+    sel = np.broadcast_to(pattern_lanes(pattern, lanes)[np.arange(per_rep) % lanes], (repeat, per_rep))
+    return _layout_of(width, counter, n, repeat, blk, rep, sel, ("gm", pattern))
+
+
+def _layout_of(width: int, counter: bool, n: int, repeat: int, blk: int, rep: int, sel: np.ndarray,
+               key: tuple) -> tuple:
     lanes, epb = VL // width, BLOCK // width
-    sel_lanes = pattern_lanes(pattern, lanes)
     per_rep = n if counter else lanes
     nchunks = -(-per_rep // lanes)
     e = np.arange(per_rep, dtype=np.int64)
     j, i = e // lanes, e % lanes
-    keep = sel_lanes[i]
-    off = ((j * 8 + i // epb) * blk * epb + i % epb)[keep]
-    chunk = j[keep]
-    r = np.arange(repeat, dtype=np.int64)[:, None]
-    idx = (r * (rep * epb) + off[None, :]).ravel()
-    step = (r * nchunks + chunk[None, :]).ravel()
+    off = (j * 8 + i // epb) * blk * epb + i % epb
+    r = np.repeat(np.arange(repeat, dtype=np.int64), per_rep).reshape(repeat, per_rep)
+    keep = np.asarray(sel, bool).reshape(repeat, per_rep)
+    idx = (r * (rep * epb) + off[None, :])[keep]
+    step = (r * nchunks + j[None, :])[keep]
     nsteps = repeat * nchunks
     read_span = ((repeat - 1) * rep + ((nchunks - 1) * 8 + 7) * blk) * BLOCK + BLOCK if nsteps else 0
-    src = from_arrays(("gm", width, pattern, counter, n, repeat, blk, rep), idx, step, nsteps, read_span)
+    k = (*key, width, counter, n, repeat, blk, rep)
+    src = from_arrays(("gs", *k), idx, step, nsteps, read_span)
     total = int(idx.size)
-    dst = from_arrays(("gmd", width, pattern, counter, n, repeat, blk, rep), np.arange(total, dtype=np.int64),
-                      step.copy(), nsteps, total * width)
-    per_chunk = np.bincount(chunk, minlength=nchunks) * width
-    chunk_bytes = tuple(tuple(int(b) for b in per_chunk) for _ in range(repeat))
-    counts = tuple(tuple(max(per_rep - k * lanes, 0) for k in range(nchunks)) for _ in range(repeat)) \
+    dst = from_arrays(("gd", *k), np.arange(total, dtype=np.int64), step.copy(), nsteps, total * width)
+    per_chunk = np.zeros((repeat, nchunks), np.int64)
+    np.add.at(per_chunk, (r[keep], np.broadcast_to(j, (repeat, per_rep))[keep]), width)
+    chunk_bytes = tuple(tuple(int(b) for b in row) for row in per_chunk)
+    counts = tuple(tuple(max(per_rep - c * lanes, 0) for c in range(nchunks)) for _ in range(repeat)) \
         if counter else ()
     return src, dst, chunk_bytes, counts, total
 
 
+def _user_bits(ctx, api: str, pat: LocalTensor, per_rep: int, repeat: int, rep1: int) -> np.ndarray:
+    """The selection bits of a user pattern tensor: repeat r consumes ``per_rep`` bits from
+    ``src1Pattern + r * src1RepeatStride * 32 B``."""
+    nbytes = -(-per_rep // 8)
+    out = np.zeros((repeat, per_rep), bool)
+    if ctx.dry_run:
+        return out
+    for r in range(repeat):
+        a = pat.addr + r * rep1 * BLOCK
+        ctx.ub.check(a, nbytes, api, 32 if r == 0 else 1)
+        ctx.ub.require_defined(a, nbytes, f"{api} (the src1Pattern bits)")
+        raw = np.asarray(ctx.ub.data[a:a + nbytes])
+        out[r] = np.unpackbits(raw, bitorder="little")[:per_rep].astype(bool)
+    return out
+
+
+_TYPES = {1: "uint8", 2: "uint16", 4: "uint32"}
+
+
 def _gather_mask(dst: LocalTensor, src0: LocalTensor, pattern: Any, reduceMode: Any, mask: Any,
                  params: GatherMaskParams, rsvdCnt: Any = None) -> None:
-    """``GatherMask(dst, src0, pattern, reduceMode, mask, GatherMaskParams, rsvdCnt)``, built-in patterns."""
+    """``GatherMask(dst, src0, src1Pattern, reduceMode, mask, GatherMaskParams, rsvdCnt)``: src1Pattern a
+    built-in pattern 1..7 or a LocalTensor of selection bits (uint8/uint16/uint32 for 8/16/32-bit data)."""
     api = "GatherMask"
     ctx = current()
     dt = dst.dtype
     w = dt.itemsize
-    if src0.dtype.itemsize != w or w not in (2, 4):
-        ctx.report("BAD_PARAMETER", f"{api}: needs 16- or 32-bit types of equal width, got {type_name(dt)} / "
+    if src0.dtype != dt or w not in (1, 2, 4):
+        ctx.report("BAD_PARAMETER", f"{api}: needs equal 8-, 16- or 32-bit types, got {type_name(dt)} / "
                    f"{type_name(src0.dtype)}")
-    if isinstance(pattern, LocalTensor):
-        ctx.report("BAD_PARAMETER", f"{api}: user pattern tensors are not modelled; use built-in patterns 1..7")
-    p = int(scalar_value(pattern))
-    if not 1 <= p <= 7:
-        ctx.report("BAD_PARAMETER", f"{api}: built-in pattern {p} is outside 1..7")
     counter = bool(scalar_value(reduceMode))
     repeat, blk, rep = int(params.repeatTimes), int(params.src0BlockStride), int(params.src0RepeatStride)
     check_u8(ctx, api, repeatTimes=repeat, src0BlockStride=blk)
@@ -92,7 +122,19 @@ def _gather_mask(dst: LocalTensor, src0: LocalTensor, pattern: Any, reduceMode: 
     n = int(scalar_value(mask)) if counter else 0
     if n < 0:
         ctx.report("BAD_PARAMETER", f"{api}: counter-mode mask {n} is negative")
-    sacc, dacc, chunk_bytes, counts, total = _layout(w, p, counter, n, repeat, blk, rep)
+    user = None
+    p = 0
+    if isinstance(pattern, LocalTensor):
+        if pattern.dtype.name != _TYPES.get(w):
+            ctx.report("BAD_PARAMETER", f"{api}: a {type_name(dt)} source takes a {_TYPES.get(w, '?')}_t pattern, "
+                       f"not {type_name(pattern.dtype)}")
+        per_rep = n if counter else VL // w
+        user = _user_bits(ctx, api, pattern, per_rep, repeat, int(params.src1RepeatStride))
+    else:
+        p = int(scalar_value(pattern))
+        if not 1 <= p <= 7:
+            ctx.report("BAD_PARAMETER", f"{api}: built-in pattern {p} is outside 1..7")
+    sacc, dacc, chunk_bytes, counts, total = _layout(w, p, counter, n, repeat, blk, rep, user)
     apply(ctx, api, Operand(dst.addr, dt, dacc), [Operand(src0.addr, src0.dtype, sacc)],
           lambda v: v[0].view(dt).copy())
     if isinstance(rsvdCnt, CScalar):
@@ -103,4 +145,9 @@ def _gather_mask(dst: LocalTensor, src0: LocalTensor, pattern: Any, reduceMode: 
          {"dtype": type_name(dt), "form": "counter" if counter else "normal", "repeat": repeat, "count": total})
 
 
-GatherMask = MemBaseApi(_gather_mask, "GatherMask")
+def _batchable(args: tuple) -> bool:
+    """A user pattern selects data-dependent lanes: such calls run core by core."""
+    return len(args) < 3 or not isinstance(args[2], LocalTensor)
+
+
+GatherMask = MemBaseApi(_gather_mask, "GatherMask", batchable=_batchable)

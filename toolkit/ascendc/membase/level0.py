@@ -184,3 +184,17 @@ def per_step(nsteps: int, stride: int, width: int) -> Access:
 def from_arrays(key: tuple, idx: np.ndarray, step: np.ndarray, nsteps: int, read_span: int) -> Access:
     _freeze(idx, step)
     return Access(key, idx, step, nsteps, read_span)
+
+
+@functools.lru_cache(maxsize=4096)
+def counter_strided(width: int, blk: int, rep: int, count: int, lanes: int) -> Access:
+    """Level-0 operand in counter mode: ``count`` elements in ceil(count / lanes) repeats (the last one
+    partial), lane e of repeat r at the usual block / repeat stride address."""
+    epb = BLOCK // width
+    e = np.arange(count, dtype=_I64)
+    r, lane = e // lanes, e % lanes
+    idx = r * (rep * epb) + (lane // epb) * blk * epb + lane % epb
+    nsteps = -(-count // lanes)
+    read_span = (int(idx.max()) // epb + 1) * BLOCK if count else 0     # to the end of the farthest block
+    _freeze(idx, r)
+    return Access(("k", width, blk, rep, count, lanes), idx, r, nsteps, read_span)

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 from toolkit.ascendc.regbase.types import RoundMode
 
-__all__ = ["BinaryRepeatParams", "UnaryRepeatParams", "BrcbRepeatParams", "GatherMaskParams", "RoundMode"]
+__all__ = ["BinaryRepeatParams", "UnaryRepeatParams", "BrcbRepeatParams", "CopyRepeatParams", "GatherMaskParams",
+           "GatherRepeatParams", "RoundMode"]
 
 
 @dataclass
@@ -55,3 +56,24 @@ class GatherMaskParams:
     repeatTimes: int = 1
     src0RepeatStride: int = 8
     src1RepeatStride: int = 0
+
+
+@dataclass
+class GatherRepeatParams:
+    """Gatherb destination strides (32 B blocks; dstBlkStride 0 counts as 1)."""
+
+    dstBlkStride: int = 1
+    dstRepStride: int = 8
+
+
+@dataclass
+class CopyRepeatParams:
+    """Copy block strides (DataBlocks, up to 65535) and repeat strides (DataBlocks, up to 4095) of dst and src."""
+
+    dstStride: int = 1
+    srcStride: int = 1
+    dstRepeatSize: int = 8
+    srcRepeatSize: int = 8
+
+    def strides(self) -> list[tuple[int, int]]:
+        return [(self.dstStride, self.dstRepeatSize), (self.srcStride, self.srcRepeatSize)]

@@ -18,6 +18,7 @@ enum Tag : i64 {
     T_INT = 1, T_UINT = 2, T_FLT = 3, T_REG = 4, T_MASK = 5, T_OBJ = 6, T_UBPTR = 7, T_GMPTR = 8,
     T_LOCAL = 9, T_GLOBAL = 10, T_REF = 11, T_AREG = 12, T_STRUCT = 13, T_UBREF = 14, T_BOOL = 15,
     T_NONE = 16, T_TTYPE = 20, T_TENUM = 21, T_TTRAIT = 22, T_U64ARR = 23, T_EARG = 24, T_TVALUE = 25,
+    T_TNAMED = 26,
 };
 
 // dtype codes (bridge.py: DTYPES)
@@ -68,6 +69,8 @@ public:
     Call& tenum(int enum_id, int value) { return tag(T_TENUM | ((i64)enum_id << 8), value); }
     Call& earg(int enum_id, int value) { return tag(T_EARG | ((i64)enum_id << 8), value); }
     Call& tvalue(i64 v) { return tag(T_TVALUE, v); }        // an integer non-type template argument
+    // a named non-type template argument (MemBase isSetMask, config fields): the stable id of the name, the value
+    Call& tnamed(int name_id, i64 value) { return tag(T_TNAMED | ((i64)name_id << 8), value); }
     Call& obj(i64 h) { return tag(T_OBJ, h); }
     template <class T> Call& ref(const T& v) { return tag(T_REF | ((i64)dtype_v<T> << 8), (i64)v); }
     Call& u64arr(const unsigned long long* m) { return tag(T_U64ARR, (i64)m[0]).w((i64)m[1]); }

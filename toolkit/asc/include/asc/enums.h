@@ -70,6 +70,14 @@ namespace AscendC { enum class DataFormat : uint8_t { ND = 0, NZ = 1, NCHW = 2, 
 namespace __asc { template <> struct enum_id<AscendC::DataFormat> { static constexpr int value = 531879299; }; }
 namespace AscendC { enum class PaddingMode : uint8_t { Normal = 0, Compact = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::PaddingMode> { static constexpr int value = 1076068602; }; }
+namespace AscendC { enum class MaskMode : uint8_t { NORMAL = 0, COUNTER = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::MaskMode> { static constexpr int value = 512927075; }; }
+namespace AscendC { enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE = 1, VSEL_TENSOR_TENSOR_MODE = 2 }; }
+namespace __asc { template <> struct enum_id<AscendC::SELMODE> { static constexpr int value = 1926403459; }; }
+namespace AscendC { enum class ReduceOrder : int { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE = 1, ORDER_ONLY_VALUE = 2, ORDER_ONLY_INDEX = 3 }; }
+namespace __asc { template <> struct enum_id<AscendC::ReduceOrder> { static constexpr int value = 2099995358; }; }
+namespace AscendC { enum class TransposeType : uint8_t { TRANSPOSE_TYPE_NONE = 0, TRANSPOSE_NZ2ND_0213 = 1, TRANSPOSE_NZ2NZ_0213 = 2, TRANSPOSE_NZ2NZ_012_WITH_N = 3, TRANSPOSE_NZ2ND_012_WITH_N = 4, TRANSPOSE_NZ2ND_012_WITHOUT_N = 5, TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6, TRANSPOSE_ND2ND_ONLY = 7, TRANSPOSE_ND_UB_GM = 8, TRANSPOSE_GRAD_ND_UB_GM = 9, TRANSPOSE_ND2ND_B16 = 10, TRANSPOSE_NCHW2NHWC = 11, TRANSPOSE_NHWC2NCHW = 12 }; }
+namespace __asc { template <> struct enum_id<AscendC::TransposeType> { static constexpr int value = 657585551; }; }
 enum pipe_t : int { PIPE_MTE2 = 0, PIPE_MTE3 = 1, PIPE_V = 2, PIPE_S = 3, PIPE_ALL = 4, PIPE_M = 5, PIPE_MTE1 = 6, PIPE_FIX = 7 };
 namespace __asc { template <> struct enum_id<pipe_t> { static constexpr int value = 1299471314; }; }
 enum event_t : int { EVENT_ID0 = 0, EVENT_ID1 = 1, EVENT_ID2 = 2, EVENT_ID3 = 3, EVENT_ID4 = 4, EVENT_ID5 = 5, EVENT_ID6 = 6, EVENT_ID7 = 7 };

@@ -11,13 +11,13 @@ void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
 template <class T, bool isSetMask = true>
 void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(936772555, "AscendC::Add");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 template <class T, bool isSetMask = true>
 void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(936772555, "AscendC::Add");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Sub (基础API/Memory矢量计算/基础算术/Sub.md)
@@ -30,13 +30,13 @@ void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
 template <class T, bool isSetMask = true>
 void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1192107562, "AscendC::Sub");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 template <class T, bool isSetMask = true>
 void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1192107562, "AscendC::Sub");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Mul (基础API/Memory矢量计算/基础算术/Mul.md)
@@ -49,32 +49,32 @@ void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
 template <class T, bool isSetMask = true>
 void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(2098077734, "AscendC::Mul");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 template <class T, bool isSetMask = true>
 void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(2098077734, "AscendC::Mul");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Div (基础API/Memory矢量计算/基础算术/Div.md)
-template <class T>
+template <class T, const DivConfig& config = DEFAULT_DIV_CONFIG>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
     ASC_CALL(2136538755, "AscendC::Div");
     __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
     c.go();
 }
-template <class T, bool isSetMask = true>
+template <class T, bool isSetMask = true, const DivConfig& config = DEFAULT_DIV_CONFIG>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(2136538755, "AscendC::Div");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-template <class T, bool isSetMask = true>
+template <class T, bool isSetMask = true, const DivConfig& config = DEFAULT_DIV_CONFIG>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(2136538755, "AscendC::Div");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Max (基础API/Memory矢量计算/基础算术/Max.md)
@@ -87,13 +87,13 @@ void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
 template <class T, bool isSetMask = true>
 void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(150057206, "AscendC::Max");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 template <class T, bool isSetMask = true>
 void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(150057206, "AscendC::Max");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Min (基础API/Memory矢量计算/基础算术/Min.md)
@@ -106,127 +106,790 @@ void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
 template <class T, bool isSetMask = true>
 void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(450671252, "AscendC::Min");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 template <class T, bool isSetMask = true>
 void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(450671252, "AscendC::Min");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::And (基础API/Memory矢量计算/逻辑计算/And.md)
+template <class T>
+void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1002205745, "AscendC::And");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1002205745, "AscendC::And");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1002205745, "AscendC::And");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Or (基础API/Memory矢量计算/逻辑计算/Or.md)
+template <class T>
+void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1615170341, "AscendC::Or");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1615170341, "AscendC::Or");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1615170341, "AscendC::Or");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::AddRelu (基础API/Memory矢量计算/复合计算/AddRelu.md)
+template <class T>
+void AddRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1277591829, "AscendC::AddRelu");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void AddRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1277591829, "AscendC::AddRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void AddRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1277591829, "AscendC::AddRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::SubRelu (基础API/Memory矢量计算/复合计算/SubRelu.md)
+template <class T>
+void SubRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1546291612, "AscendC::SubRelu");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void SubRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1546291612, "AscendC::SubRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void SubRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1546291612, "AscendC::SubRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::FusedMulAdd (基础API/Memory矢量计算/复合计算/FusedMulAdd.md)
+template <class T>
+void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1299206446, "AscendC::FusedMulAdd");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1299206446, "AscendC::FusedMulAdd");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1299206446, "AscendC::FusedMulAdd");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::MulAddRelu (基础API/Memory矢量计算/复合计算/MulAddRelu.md)
+template <class T>
+void MulAddRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(55101763, "AscendC::MulAddRelu");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void MulAddRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(55101763, "AscendC::MulAddRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void MulAddRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(55101763, "AscendC::MulAddRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::MulAddDst (基础API/Memory矢量计算/复合计算/MulAddDst.md)
+template <class T, class U>
+void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(550025132, "AscendC::MulAddDst");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T, class U, bool isSetMask = true>
+void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const uint64_t* mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(550025132, "AscendC::MulAddDst");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, class U, bool isSetMask = true>
+void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(550025132, "AscendC::MulAddDst");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Prelu (基础API/Memory矢量计算/基础算术/Prelu(ISASI).md)
+template <class T>
+void Prelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t count, ASC_SLP) {
+    ASC_CALL(2078051718, "AscendC::Prelu");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+// AscendC::AbsSub (基础API/Memory矢量计算/复合计算/AbsSub(ISASI).md)
+template <class T>
+void AbsSub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t count, ASC_SLP) {
+    ASC_CALL(1931482858, "AscendC::AbsSub");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+// AscendC::Mull (基础API/Memory矢量计算/基础算术/Mull(ISASI).md)
+template <class T>
+void Mull(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t count, ASC_SLP) {
+    ASC_CALL(658297982, "AscendC::Mull");
+    __asc::put_local(c, dst0); __asc::put_local(c, dst1); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
     c.go();
 }
 // AscendC::Adds (基础API/Memory矢量计算/基础算术/Adds.md)
-template <class T, class U>
-void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, int32_t count, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
     ASC_CALL(501734056, "AscendC::Adds");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
     c.go();
 }
-template <class T, class U, bool isSetMask = true>
-void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(501734056, "AscendC::Adds");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-template <class T, class U, bool isSetMask = true>
-void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(501734056, "AscendC::Adds");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Adds(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(501734056, "AscendC::Adds");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Adds(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(501734056, "AscendC::Adds");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Adds(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(501734056, "AscendC::Adds");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(501734056, "AscendC::Adds");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(501734056, "AscendC::Adds");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(501734056, "AscendC::Adds");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Subs (基础API/Memory矢量计算/基础算术/Subs（灵活标量位置）.md)
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Subs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Subs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Subs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Subs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Subs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Subs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Subs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Subs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Subs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(876201499, "AscendC::Subs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Muls (基础API/Memory矢量计算/基础算术/Muls.md)
-template <class T, class U>
-void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, int32_t count, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
     ASC_CALL(842851791, "AscendC::Muls");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
     c.go();
 }
-template <class T, class U, bool isSetMask = true>
-void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(842851791, "AscendC::Muls");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-template <class T, class U, bool isSetMask = true>
-void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(842851791, "AscendC::Muls");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Muls(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(842851791, "AscendC::Muls");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Muls(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(842851791, "AscendC::Muls");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Muls(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(842851791, "AscendC::Muls");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(842851791, "AscendC::Muls");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(842851791, "AscendC::Muls");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(842851791, "AscendC::Muls");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Divs (基础API/Memory矢量计算/基础算术/Divs（灵活标量位置）.md)
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Divs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Divs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Divs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Divs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1763267536, "AscendC::Divs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Maxs (基础API/Memory矢量计算/基础算术/Maxs.md)
-template <class T, class U>
-void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, int32_t count, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
     ASC_CALL(427352415, "AscendC::Maxs");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
     c.go();
 }
-template <class T, class U, bool isSetMask = true>
-void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(427352415, "AscendC::Maxs");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-template <class T, class U, bool isSetMask = true>
-void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(427352415, "AscendC::Maxs");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Maxs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(427352415, "AscendC::Maxs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Maxs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(427352415, "AscendC::Maxs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Maxs(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(427352415, "AscendC::Maxs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(427352415, "AscendC::Maxs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(427352415, "AscendC::Maxs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(427352415, "AscendC::Maxs");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Mins (基础API/Memory矢量计算/基础算术/Mins.md)
+template <class T, bool isSetMask = true>
+void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Mins(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Mins(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Mins(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(812491173, "AscendC::Mins");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Ands (基础API/Memory矢量计算/逻辑计算/Ands.md)
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ands(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ands(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ands(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Ands(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Ands(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Ands(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ands(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ands(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ands(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1269292518, "AscendC::Ands");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Ors (基础API/Memory矢量计算/逻辑计算/Ors.md)
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ors(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ors(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ors(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num((T)src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Ors(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Ors(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T, class S>
+void Ors(const LocalTensor<T>& dst, const S& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); c.num((T)src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ors(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ors(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T0 = BinaryDefaultType, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG, class T>
+void Ors(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1668962402, "AscendC::Ors");
+    c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::LeakyRelu (基础API/Memory矢量计算/基础算术/LeakyRelu.md)
+template <class T, bool isSetMask = true>
+void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
+    ASC_CALL(325302740, "AscendC::LeakyRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(325302740, "AscendC::LeakyRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(325302740, "AscendC::LeakyRelu");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Axpy (基础API/Memory矢量计算/复合计算/Axpy.md)
 template <class T, class U>
-void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, int32_t count, ASC_SLP) {
-    ASC_CALL(812491173, "AscendC::Mins");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const __asc::nodeduce_t<U>& scalarValue, int32_t count, ASC_SLP) {
+    ASC_CALL(749932054, "AscendC::Axpy");
+    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((U)scalarValue); c.num(count);
     c.go();
 }
 template <class T, class U, bool isSetMask = true>
-void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
-    ASC_CALL(812491173, "AscendC::Mins");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const __asc::nodeduce_t<U>& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(749932054, "AscendC::Axpy");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((U)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 template <class T, class U, bool isSetMask = true>
-void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
-    ASC_CALL(812491173, "AscendC::Mins");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const __asc::nodeduce_t<U>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(749932054, "AscendC::Axpy");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((U)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::ShiftLeft (基础API/Memory矢量计算/逻辑计算/ShiftLeft.md)
+template <class T, bool isSetMask = true>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
+    ASC_CALL(1389581117, "AscendC::ShiftLeft");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1389581117, "AscendC::ShiftLeft");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1389581117, "AscendC::ShiftLeft");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, class U>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1389581117, "AscendC::ShiftLeft");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
+    c.go();
+}
+// AscendC::ShiftRight (基础API/Memory矢量计算/逻辑计算/ShiftRight.md)
+template <class T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
+    ASC_CALL(1589481910, "AscendC::ShiftRight");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, bool roundEn = false, ASC_SLP) {
+    ASC_CALL(1589481910, "AscendC::ShiftRight");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams); c.num(roundEn);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, bool roundEn = false, ASC_SLP) {
+    ASC_CALL(1589481910, "AscendC::ShiftRight");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams); c.num(roundEn);
+    c.go();
+}
+template <class T, class U>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1, int32_t count, ASC_SLP) {
+    ASC_CALL(1589481910, "AscendC::ShiftRight");
+    __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
     c.go();
 }
 // AscendC::Exp (基础API/Memory矢量计算/基础算术/Exp.md)
-template <class T>
+template <class T, const ExpConfig& config = DEFAULT_EXP_CONFIG>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
     ASC_CALL(4189351, "AscendC::Exp");
     __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
     c.go();
 }
-template <class T, bool isSetMask = true>
+template <class T, bool isSetMask = true, const ExpConfig& config = DEFAULT_EXP_CONFIG>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(4189351, "AscendC::Exp");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-template <class T, bool isSetMask = true>
+template <class T, bool isSetMask = true, const ExpConfig& config = DEFAULT_EXP_CONFIG>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(4189351, "AscendC::Exp");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Ln (基础API/Memory矢量计算/基础算术/Ln.md)
+template <class T, const LnConfig& config = DEFAULT_LN_CONFIG>
+void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
+    ASC_CALL(1916623030, "AscendC::Ln");
+    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true, const LnConfig& config = DEFAULT_LN_CONFIG>
+void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1916623030, "AscendC::Ln");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true, const LnConfig& config = DEFAULT_LN_CONFIG>
+void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1916623030, "AscendC::Ln");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Sqrt (基础API/Memory矢量计算/基础算术/Sqrt.md)
-template <class T>
+template <class T, const SqrtConfig& config = DEFAULT_SQRT_CONFIG>
 void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
     ASC_CALL(1955148774, "AscendC::Sqrt");
     __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
     c.go();
 }
-template <class T, bool isSetMask = true>
+template <class T, bool isSetMask = true, const SqrtConfig& config = DEFAULT_SQRT_CONFIG>
 void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1955148774, "AscendC::Sqrt");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-template <class T, bool isSetMask = true>
+template <class T, bool isSetMask = true, const SqrtConfig& config = DEFAULT_SQRT_CONFIG>
 void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1955148774, "AscendC::Sqrt");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Rsqrt (基础API/Memory矢量计算/基础算术/Rsqrt.md)
+template <class T, const RsqrtConfig& config = DEFAULT_RSQRT_CONFIG>
+void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
+    ASC_CALL(2027434684, "AscendC::Rsqrt");
+    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true, const RsqrtConfig& config = DEFAULT_RSQRT_CONFIG>
+void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(2027434684, "AscendC::Rsqrt");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true, const RsqrtConfig& config = DEFAULT_RSQRT_CONFIG>
+void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(2027434684, "AscendC::Rsqrt");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Reciprocal (基础API/Memory矢量计算/基础算术/Reciprocal.md)
+template <class T, const ReciprocalConfig& config = DEFAULT_RECIPROCAL_CONFIG>
+void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
+    ASC_CALL(1071780444, "AscendC::Reciprocal");
+    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true, const ReciprocalConfig& config = DEFAULT_RECIPROCAL_CONFIG>
+void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1071780444, "AscendC::Reciprocal");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true, const ReciprocalConfig& config = DEFAULT_RECIPROCAL_CONFIG>
+void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1071780444, "AscendC::Reciprocal");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Abs (基础API/Memory矢量计算/基础算术/Abs.md)
@@ -239,32 +902,13 @@ void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, AS
 template <class T, bool isSetMask = true>
 void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1153895864, "AscendC::Abs");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 template <class T, bool isSetMask = true>
 void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1153895864, "AscendC::Abs");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
-    c.go();
-}
-// AscendC::Ln (基础API/Memory矢量计算/基础算术/Ln.md)
-template <class T>
-void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
-    ASC_CALL(1916623030, "AscendC::Ln");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
-    c.go();
-}
-template <class T, bool isSetMask = true>
-void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
-    ASC_CALL(1916623030, "AscendC::Ln");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
-    c.go();
-}
-template <class T, bool isSetMask = true>
-void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
-    ASC_CALL(1916623030, "AscendC::Ln");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 // AscendC::Relu (基础API/Memory矢量计算/基础算术/Relu.md)
@@ -277,93 +921,96 @@ void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, A
 template <class T, bool isSetMask = true>
 void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1782009830, "AscendC::Relu");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
 template <class T, bool isSetMask = true>
 void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1782009830, "AscendC::Relu");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Not (基础API/Memory矢量计算/逻辑计算/Not.md)
+template <class T>
+void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
+    ASC_CALL(1976681433, "AscendC::Not");
+    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1976681433, "AscendC::Not");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, bool isSetMask = true>
+void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
+    ASC_CALL(1976681433, "AscendC::Not");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+// AscendC::Neg (基础API/Memory矢量计算/基础算术/Neg(ISASI).md)
+template <class T>
+void Neg(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, ASC_SLP) {
+    ASC_CALL(1656920934, "AscendC::Neg");
+    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
     c.go();
 }
 // AscendC::Duplicate (基础API/Memory矢量计算/数据填充/Duplicate.md)
-template <class T, class U>
-void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, int32_t count, ASC_SLP) {
+template <class T>
+void Duplicate(const LocalTensor<T>& dst, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
     ASC_CALL(1903890537, "AscendC::Duplicate");
     __asc::put_local(c, dst); c.num((T)scalarValue); c.num(count);
     c.go();
 }
-template <class T, class U, bool isSetMask = true>
-void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const uint64_t* mask, uint8_t repeatTime, uint16_t dstBlockStride, uint8_t dstRepeatStride, ASC_SLP) {
+template <class T>
+void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
     ASC_CALL(1903890537, "AscendC::Duplicate");
-    __asc::put_local(c, dst); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); c.num(dstBlockStride); c.num(dstRepeatStride);
+    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(count);
     c.go();
 }
-template <class T, class U, bool isSetMask = true>
-void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, uint64_t mask, uint8_t repeatTime, uint16_t dstBlockStride, uint8_t dstRepeatStride, ASC_SLP) {
+template <class T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const __asc::nodeduce_t<T>& scalarValue, const uint64_t* mask, uint8_t repeatTime, uint16_t dstBlockStride, uint8_t dstRepeatStride, ASC_SLP) {
     ASC_CALL(1903890537, "AscendC::Duplicate");
-    __asc::put_local(c, dst); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); c.num(dstBlockStride); c.num(dstRepeatStride);
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); c.num((T)scalarValue); c.u64arr(mask); c.num(repeatTime); c.num(dstBlockStride); c.num(dstRepeatStride);
     c.go();
 }
-// AscendC::Cast (基础API/Memory矢量计算/类型转换/Cast.md)
-template <class D, class S>
-void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode roundMode, uint32_t count, ASC_SLP) {
-    ASC_CALL(27199175, "AscendC::Cast");
-    __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_earg(c, roundMode); c.num(count);
+template <class T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const __asc::nodeduce_t<T>& scalarValue, uint64_t mask, uint8_t repeatTime, uint16_t dstBlockStride, uint8_t dstRepeatStride, ASC_SLP) {
+    ASC_CALL(1903890537, "AscendC::Duplicate");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); c.num(dstBlockStride); c.num(dstRepeatStride);
     c.go();
 }
-template <class D, class S, bool isSetMask = true>
-void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode roundMode, const uint64_t* mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
-    ASC_CALL(27199175, "AscendC::Cast");
-    __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_earg(c, roundMode); c.u64arr(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+// AscendC::BilinearInterpolation (基础API/Memory矢量计算/基础算术/BilinearInterpolation(ISASI).md)
+template <class T, bool isSetMask = true>
+void BilinearInterpolation(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& src0Offset, const LocalTensor<T>& src1, const uint64_t* mask, uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset, uint8_t vRepeat, const LocalTensor<uint8_t>& sharedTmpBuffer, ASC_SLP) {
+    ASC_CALL(1335530998, "AscendC::BilinearInterpolation");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src0Offset); __asc::put_local(c, src1); c.u64arr(mask); c.num(hRepeat); c.num(repeatMode); c.num(dstBlkStride); c.num(vROffset); c.num(vRepeat); __asc::put_local(c, sharedTmpBuffer);
     c.go();
 }
-template <class D, class S, bool isSetMask = true>
-void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode roundMode, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
-    ASC_CALL(27199175, "AscendC::Cast");
-    __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_earg(c, roundMode); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+template <class T, bool isSetMask = true>
+void BilinearInterpolation(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& src0Offset, const LocalTensor<T>& src1, uint64_t mask, uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset, uint8_t vRepeat, const LocalTensor<uint8_t>& sharedTmpBuffer, ASC_SLP) {
+    ASC_CALL(1335530998, "AscendC::BilinearInterpolation");
+    c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src0Offset); __asc::put_local(c, src1); c.num(mask); c.num(hRepeat); c.num(repeatMode); c.num(dstBlkStride); c.num(vROffset); c.num(vRepeat); __asc::put_local(c, sharedTmpBuffer);
     c.go();
 }
-// AscendC::WholeReduceSum: an older MemBase name (no Ascend 950 page): one element per repeat
-template <class D, class S, bool isSetMask = true>
-void WholeReduceSum(const LocalTensor<D>& dst, const LocalTensor<S>& src, int32_t mask, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ASC_SLP) {
-    ASC_CALL(835755736, "AscendC::WholeReduceSum");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); c.num(dstRepStride); c.num(srcBlkStride); c.num(srcRepStride);
-    c.go();
-}
-template <class D, class S, bool isSetMask = true>
-void WholeReduceSum(const LocalTensor<D>& dst, const LocalTensor<S>& src, const uint64_t* mask, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ASC_SLP) {
-    ASC_CALL(835755736, "AscendC::WholeReduceSum");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.u64arr(mask); c.num(repeatTime); c.num(dstRepStride); c.num(srcBlkStride); c.num(srcRepStride);
-    c.go();
-}
-// AscendC::Brcb (基础API/Memory矢量计算/数据填充/Brcb.md)
+// AscendC::CreateVecIndex (基础API/Memory矢量计算/数据填充/CreateVecIndex.md)
 template <class T>
-void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTime, const BrcbRepeatParams& repeatParams, ASC_SLP) {
-    ASC_CALL(1721771381, "AscendC::Brcb");
-    __asc::put_local(c, dst); __asc::put_local(c, src); c.num(repeatTime); __asc::put(c, repeatParams);
+void CreateVecIndex(const LocalTensor<T>& dst, const __asc::nodeduce_t<T>& firstValue, uint32_t count, ASC_SLP) {
+    ASC_CALL(975845930, "AscendC::CreateVecIndex");
+    __asc::put_local(c, dst); c.num((T)firstValue); c.num(count);
     c.go();
 }
-// AscendC::GatherMask (基础API/Memory矢量计算/比较与选择/GatherMask.md)
 template <class T>
-void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, uint8_t src1Pattern, bool reduceMode, uint32_t mask, const GatherMaskParams& gatherMaskParams, uint64_t& rsvdCnt, ASC_SLP) {
-    ASC_CALL(2019806363, "AscendC::GatherMask");
-    __asc::put_local(c, dst); __asc::put_local(c, src0); c.num(src1Pattern); c.num(reduceMode); c.num(mask); __asc::put(c, gatherMaskParams); c.ref(rsvdCnt);
-    __asc::Ret r = c.go();
-    rsvdCnt = (uint64_t)r.i(0);
-}
-// AscendC::ReduceMax (基础API/Memory矢量计算/归约计算/ReduceMax.md)
-template <class T>
-void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, int32_t count, bool calIndex = false, ASC_SLP) {
-    ASC_CALL(198531128, "AscendC::ReduceMax");
-    __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, sharedTmpBuffer); c.num(count); c.num(calIndex);
+void CreateVecIndex(const LocalTensor<T>& dst, const __asc::nodeduce_t<T>& firstValue, const uint64_t* mask, uint8_t repeatTime, uint16_t dstBlkStride, uint8_t dstRepStride, ASC_SLP) {
+    ASC_CALL(975845930, "AscendC::CreateVecIndex");
+    __asc::put_local(c, dst); c.num((T)firstValue); c.u64arr(mask); c.num(repeatTime); c.num(dstBlkStride); c.num(dstRepStride);
     c.go();
 }
-// AscendC::ReduceSum (基础API/Memory矢量计算/归约计算/ReduceSum.md)
 template <class T>
-void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, int32_t count, ASC_SLP) {
-    ASC_CALL(1194542553, "AscendC::ReduceSum");
-    __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, sharedTmpBuffer); c.num(count);
+void CreateVecIndex(const LocalTensor<T>& dst, const __asc::nodeduce_t<T>& firstValue, uint64_t mask, uint8_t repeatTime, uint16_t dstBlkStride, uint8_t dstRepStride, ASC_SLP) {
+    ASC_CALL(975845930, "AscendC::CreateVecIndex");
+    __asc::put_local(c, dst); c.num((T)firstValue); c.num(mask); c.num(repeatTime); c.num(dstBlkStride); c.num(dstRepStride);
     c.go();
 }
 }  // namespace AscendC

@@ -77,6 +77,32 @@ struct GatherMaskParams {
     GatherMaskParams(uint8_t src0BlockStride_, uint16_t repeatTimes_, uint16_t src0RepeatStride_, uint8_t src1RepeatStride_)
         : src0BlockStride(src0BlockStride_), repeatTimes(repeatTimes_), src0RepeatStride(src0RepeatStride_), src1RepeatStride(src1RepeatStride_) {}
 };
+struct CopyRepeatParams {
+    uint16_t dstStride = 1;
+    uint16_t srcStride = 1;
+    uint16_t dstRepeatSize = 8;
+    uint16_t srcRepeatSize = 8;
+    CopyRepeatParams() = default;
+    CopyRepeatParams(uint16_t dstStride_, uint16_t srcStride_, uint16_t dstRepeatSize_, uint16_t srcRepeatSize_)
+        : dstStride(dstStride_), srcStride(srcStride_), dstRepeatSize(dstRepeatSize_), srcRepeatSize(srcRepeatSize_) {}
+};
+struct GatherRepeatParams {
+    uint16_t dstBlkStride = 1;
+    uint16_t dstRepStride = 8;
+    GatherRepeatParams() = default;
+    GatherRepeatParams(uint16_t dstBlkStride_, uint16_t dstRepStride_)
+        : dstBlkStride(dstBlkStride_), dstRepStride(dstRepStride_) {}
+};
+struct TransDataTo5HDParams {
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+    TransDataTo5HDParams() = default;
+    TransDataTo5HDParams(bool dstHighHalf_, bool srcHighHalf_, uint8_t repeatTimes_, uint16_t dstRepStride_, uint16_t srcRepStride_)
+        : dstHighHalf(dstHighHalf_), srcHighHalf(srcHighHalf_), repeatTimes(repeatTimes_), dstRepStride(dstRepStride_), srcRepStride(srcRepStride_) {}
+};
 }  // namespace AscendC
 namespace __asc {
 inline Call& put(Call& c, const AscendC::DataCopyParams& p) {
@@ -103,6 +129,15 @@ inline Call& put(Call& c, const AscendC::BrcbRepeatParams& p) {
 }
 inline Call& put(Call& c, const AscendC::GatherMaskParams& p) {
     return c.tag(T_STRUCT | ((i64)1643233201 << 8), 4).num(p.src0BlockStride).num(p.repeatTimes).num(p.src0RepeatStride).num(p.src1RepeatStride);
+}
+inline Call& put(Call& c, const AscendC::CopyRepeatParams& p) {
+    return c.tag(T_STRUCT | ((i64)1456243304 << 8), 4).num(p.dstStride).num(p.srcStride).num(p.dstRepeatSize).num(p.srcRepeatSize);
+}
+inline Call& put(Call& c, const AscendC::GatherRepeatParams& p) {
+    return c.tag(T_STRUCT | ((i64)1082120686 << 8), 2).num(p.dstBlkStride).num(p.dstRepStride);
+}
+inline Call& put(Call& c, const AscendC::TransDataTo5HDParams& p) {
+    return c.tag(T_STRUCT | ((i64)1771941016 << 8), 5).num(p.dstHighHalf).num(p.srcHighHalf).num(p.repeatTimes).num(p.dstRepStride).num(p.srcRepStride);
 }
 inline Call& put(Call& c, const AscendC::ShapeInfo& p) {
     return c.tag(T_STRUCT | ((i64)251142781 << 8), 19).num(p.shapeDim).num(p.originalShapeDim).num(p.shape[0]).num(p.shape[1]).num(p.shape[2]).num(p.shape[3]).num(p.shape[4]).num(p.shape[5]).num(p.shape[6]).num(p.shape[7]).num(p.originalShape[0]).num(p.originalShape[1]).num(p.originalShape[2]).num(p.originalShape[3]).num(p.originalShape[4]).num(p.originalShape[5]).num(p.originalShape[6]).num(p.originalShape[7]).num(p.dataFormat);

@@ -40,10 +40,4 @@ inline __ssbuf__ void* GetSsbufBaseAddr(const ::__asc::SL& = ::__asc::SL::curren
 // AscendC::InitSocState: the emulator models one core per block: nothing to set up (基础API/工具接口/系统初始化/InitSocState.md)
 inline void InitSocState(const ::__asc::SL& = ::__asc::SL::current()) {}
 // AscendC::Async (基础API/工具接口/执行模式/Async.md)
-// AscendC::SetMaskNorm: the MemBase API takes its mask per call: the mode register is not modelled (基础API/Memory矢量计算/掩码操作/SetMaskNorm.md)
-inline void SetMaskNorm(const ::__asc::SL& = ::__asc::SL::current()) {}
-// AscendC::SetMaskCount: the MemBase API takes its mask per call: the mode register is not modelled (基础API/Memory矢量计算/掩码操作/SetMaskCount.md)
-inline void SetMaskCount(const ::__asc::SL& = ::__asc::SL::current()) {}
-// AscendC::ResetMask: the MemBase API takes its mask per call: the mask register is not modelled (基础API/Memory矢量计算/掩码操作/ResetMask.md)
-inline void ResetMask(const ::__asc::SL& = ::__asc::SL::current()) {}
 }  // namespace AscendC
