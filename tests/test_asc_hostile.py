@@ -385,4 +385,6 @@ def test_row11_bad_options_are_refused_in_one_line(tmp_path):
     proc = tool("run", str(write_bytes(tmp_path / "slow.asc", SLOW)), "--timeout", "1.5", env=env)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "TIMEOUT" in err.decode() and time.monotonic() - t0 < 8, err
-    assert files_in(tmp_path / "c") == []
+    # the shared runtime objects may have finished before the timeout (complete entries are what a cache keeps);
+    # no temporary file and no entry for the program that timed out
+    assert [f for f in files_in(tmp_path / "c") if not f.startswith("runtime/") or "/tmp" in f] == []

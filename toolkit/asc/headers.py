@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 
 from .lexer import DIRECTIVE, IDENT, Token, match_forward, skip_angles, tokens
+from .toolchain import INCLUDE
 
-INCLUDE = Path(__file__).with_name("include")
 _INC = re.compile(r'^[ \t]*#include "(asc/gen/\w+\.inc)"[ \t]*$', re.M)
 _SKIP_CALLS = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "static_assert", "alignas",
                "noexcept", "defined", "static_cast", "reinterpret_cast", "const_cast", "operator"}

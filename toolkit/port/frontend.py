@@ -15,8 +15,9 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolkit.asc.build import INCLUDE, source_dir_of
+from toolkit.asc.build import source_dir_of
 from toolkit.asc.lexer import tokens
+from toolkit.asc.toolchain import INCLUDE
 
 
 class FrontendError(Exception):
