@@ -149,3 +149,18 @@ def test_stub_launches_run_as_angle_bracket_launches(tmp_path):
     for key in ("ub", "counters", "cycles"):
         assert first[key] == stub[key], key
     assert [o["arg"] for o in first["outputs"]] == [o["arg"] for o in stub["outputs"]] == ["z"]
+
+
+def test_compare_of_two_kernel_files_with_a_shared_host_main(tmp_path):
+    project = tmp_path / "kl"
+    shutil.copytree(FIXTURES / "kernel_launch", project)
+    other = project / "ported"
+    other.mkdir()
+    for f in ("add_custom.cpp", "kernel_common.h"):
+        shutil.copy(project / f, other / f)
+    shared = [str(project / f) for f in ("reduce_custom.cpp", "scale_vf_custom.cpp", "main.cpp")]
+    code, out, err = cli("compare", str(project / "add_custom.cpp"), str(other / "add_custom.cpp"),
+                         *(a for f in shared for a in ("--with", f)), "--json", "-")
+    result = json.loads(out)
+    assert code == 0 and result["passed"], err
+    assert [(p["kernel_a"], p["kernel_b"]) for p in result["launches"]] == [(k, k) for k in ("add_custom", "reduce_custom", "scale_vf_custom")]

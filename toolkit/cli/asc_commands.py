@@ -170,21 +170,25 @@ def run_outputs(run, plan: OutputPlan) -> dict[str, Any]:
 @click.option("--advise", type=str, default=None, metavar="NAME=V1,V2,...",
               help="sweep this macro over the values for both programs and name the change that buys most")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes of the --advise sweep")
+@click.option("--with", "shared", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="a source linked into both programs, e.g. the shared host main of two kernel files "
+                   "(compare a_kernel.cpp b_kernel.cpp --with main.cpp); repeatable")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def compare_command(source_a, source_b, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion,
-                    atol, advise, jobs, args) -> int:
+                    atol, advise, jobs, shared, args) -> int:
     """Run two .asc programs (say MemBase and RegBase) and compare them launch by launch: verdicts, UB
     saving, speed-up and the element-wise difference of their kernels' outputs."""
     from toolkit.views.run_report import compare_json, compare_text
     plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
     axis = _advise_axis(advise)
+    sources = [[s, *shared] if shared else s for s in (source_a, source_b)]
     runs = [_run_one(s, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion,
-                     timeline="html" in plan) for s in (source_a, source_b)]
+                     timeline="html" in plan) for s in sources]
     _fail_on(runs)
     result = compare_json(runs[0], runs[1], atol)
     if axis:
         from toolkit.sweep.asc_advice import compare_advice
-        result["advisor"] = compare_advice([source_a, source_b], runs, axis, list(include_dirs), list(defines),
+        result["advisor"] = compare_advice(sources, runs, axis, list(include_dirs), list(defines),
                                            timeout, list(args), jobs, vf_fusion)
     contents: dict[str, Any] = {"json": dump_json(result)}
     if "trace" in plan:

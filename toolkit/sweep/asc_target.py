@@ -16,6 +16,8 @@ from .rows import CRASH, FAIL, OK, make_row, status_of
 
 def series_labels(sources: list[str]) -> list[str]:
     """Short distinct names: ``membase/full_load`` for ``.../membase/full_load.asc``."""
+    # a program of several sources is named by its first (its kernel source)
+    sources = [s if isinstance(s, str) else s[0] for s in sources]
     parts = [os.path.normpath(os.path.abspath(s))[:-4 if s.endswith(".asc") else None].split(os.sep) for s in sources]
     longest = max(len(p) for p in parts)
     for depth in range(min(2, longest), longest + 1):
