@@ -1,0 +1,105 @@
+"""The precision envelope (--precision-envelope): the perturbation of the special-function results
+(toolkit.ascendc.numerics.Perturbation) and the KV figure it must reproduce."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from toolkit.ascendc import numerics as N
+from toolkit.ascendc.dtypes import BF16
+from toolkit.harness.envelope import reruns, worst
+from toolkit.machine import load_machine
+
+F32 = np.float32
+
+
+def _ulps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Signed distance in ulps from a to b (float32, same sign, finite)."""
+    return b.view(np.int32).astype(np.int64) - a.view(np.int32).astype(np.int64)
+
+
+def test_no_perturbation_returns_the_correctly_rounded_result_itself():
+    r = np.array([1.5, 2.5], F32)
+    assert N.nudge("RV_VDIV", r, r, r) is r
+    div = N.elementwise("div", np.dtype(F32))
+    a, b = np.array([1, 2, 7], F32), np.array([3, 3, 9], F32)
+    assert div(a, b).tobytes() == np.divide(a, b).tobytes()
+
+
+def test_up_and_down_move_every_inexact_result_by_the_bound_toward_an_infinity():
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-4, 4, 4096).astype(F32)
+    b = rng.uniform(0.5, 3, 4096).astype(F32)
+    exact = np.divide(a, b)
+    for direction, sign in (("up", 1), ("down", -1)):
+        with N.perturbed(N.Perturbation((("RV_VDIV", 2),), direction)):
+            got = N.elementwise("div", np.dtype(F32))(a, b)
+        step = np.where(exact > 0, 1, -1) * _ulps(exact, got)      # +: toward +inf
+        inexact = exact.astype(np.float64) * b.astype(np.float64) != a.astype(np.float64)
+        assert (step[inexact] == 2 * sign).all() and (got[~inexact] == exact[~inexact]).all()
+        assert (np.sign(got) == np.sign(exact)).all()
+
+
+def test_hash_draws_every_amount_in_the_bound_deterministically_by_value():
+    x = np.linspace(0.1, 50, 20000).astype(F32)
+    p = N.Perturbation((("RV_VSQRT", 2),), "hash", 7)
+    with N.perturbed(p):
+        got = N.elementwise("sqrt", np.dtype(F32))(x)
+        again = N.elementwise("sqrt", np.dtype(F32))(x[::-1].copy())[::-1]   # order and position do not matter
+    d = _ulps(np.sqrt(x), got)
+    counts = np.bincount(d + 2, minlength=5)
+    assert counts.size == 5 and (counts > 3000).all()             # -2..+2, about a fifth each
+    assert got.tobytes() == again.tobytes()
+    with N.perturbed(N.Perturbation((("RV_VSQRT", 2),), "hash", 8)):
+        other = N.elementwise("sqrt", np.dtype(F32))(x)
+    assert (other != got).mean() > 0.5                           # another seed, another machine
+
+
+def test_special_values_and_exact_results_are_kept_and_other_types_are_moved_in_their_own_ulps():
+    p = N.Perturbation((("RV_VDIV", 1), ("RV_VEXP", 1), ("RV_VREC", 1)), "up")
+    a = np.array([0, 1, np.inf, np.nan, 6, 1], F32)
+    b = np.array([3, 0, 2, 1, 3, 3], F32)
+    with N.perturbed(p), np.errstate(divide="ignore", invalid="ignore"):
+        q = N.elementwise("div", np.dtype(F32))(a, b)
+        e = N.elementwise("exp", np.dtype(F32))(np.array([0.0, 1.0], F32))
+        h = N.elementwise("div", np.dtype(np.float16))(np.array([1], np.float16), np.array([3], np.float16))
+        bf = N.nudge("RV_VDIV", np.array([1 / 3], F32).astype(BF16), np.ones(1, F32))
+    assert q[0] == 0 and q[1] == np.inf and q[2] == np.inf and np.isnan(q[3]) and q[4] == 2
+    assert q[5] == np.nextafter(F32(1 / 3), F32(1))
+    assert e[0] == 1 and e[1] == np.nextafter(np.exp(F32(1)), F32(9))
+    assert h[0] == np.nextafter(np.float16(1 / 3), np.float16(1))
+    assert bf.astype(F32)[0] == np.array([1 / 3], F32).astype(BF16).astype(F32)[0] + 2.0 ** -9
+    assert not np.isfinite(N.nudge("RV_VDIV", np.array([np.inf], F32), a[:1])).any()
+
+
+def test_reruns_are_the_extremes_and_the_seeds_of_the_machine_file():
+    m = load_machine()
+    runs = reruns(m)
+    labels = [label for label, _ in runs]
+    assert labels[:2] == ["all up", "all down"] and len(labels) == 2 + m.params["envelope"]["seeds"]
+    assert all(p.bound(op) == m.params["envelope"][op] for _, p in runs for op in N.PERTURBABLE)
+    w = worst([("a", {"o": {"mismatches": 3, "errors": 0, "max_diff": 0.5, "passed": True}}),
+               ("b", {"o": {"mismatches": 5, "errors": 0, "max_diff": 0.25, "passed": True}}),
+               ("c", {"o": {"mismatches": 1, "errors": 1, "max_diff": 0.1, "passed": False}})])["o"]
+    assert (w["mismatches"], w["errors"], w["max_diff"], w["worst_rerun"], w["passed"]) == (5, 1, 0.5, "c", False)
+
+
+@pytest.fixture(scope="module")
+def kv_case():
+    from operators.kv_rms_norm_rope_cache import host
+    p = host.KvParams()
+    return p, host.load_case(p, None)
+
+
+def test_kv_one_ulp_of_the_rmsnorm_inverse_alone_gives_the_hardware_figure(kv_case):
+    """The vendor article's hardware figure at the sample shape: 12 bf16 mismatches, max diff 0.0078125,
+    from a 1-ulp change of the RegBase RmsNorm inverse (its Div 1 / rms, the only Div of the port)."""
+    from operators.kv_rms_norm_rope_cache.envelope import kv_envelope
+    p, data = kv_case
+    env = kv_envelope(p, data, load_machine(), ["regbase"], seeds=0, only={"RV_VDIV": 1})
+    out = env["groups"]["regbase"]["outputs"]
+    assert (out["v_out"]["mismatches"], out["v_out"]["max_diff"]) == (12, 0.0078125)
+    assert out["v_out"]["worst_rerun"] == "all down" and out["v_out"]["errors"] == 0
+    assert out["v_cache"]["mismatches"] == 12                       # the same rows scattered into the cache
+    assert out["k_out"]["mismatches"] == 0 and out["k_cache"]["mismatches"] == 0   # RoPE has no Div
+    assert env["passed"]                                            # 2^-7 is well inside CompareBf16's 6e-2
