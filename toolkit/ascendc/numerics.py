@@ -238,6 +238,15 @@ class Perturbation:
     def bound(self, opcode: str) -> int:
         return dict(self.ulps).get(opcode, 0)
 
+    def to_json(self) -> dict:
+        return {"ulps": [list(u) for u in self.ulps], "direction": self.direction, "seed": self.seed,
+                "keep_exact": self.keep_exact}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Perturbation:
+        return cls(tuple((str(op), int(k)) for op, k in d["ulps"]), str(d["direction"]), int(d["seed"]),
+                   bool(d["keep_exact"]))
+
 
 #: the perturbation in force (None: the correctly rounded machine, the default)
 _ACTIVE: list[Perturbation | None] = [None]

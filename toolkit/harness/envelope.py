@@ -57,14 +57,14 @@ def worst(per_rerun: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> dict[st
     ranks: dict[str, tuple] = {}
     for label, stats in per_rerun:
         for name, s in stats.items():
-            w = out.setdefault(name, {"elements": s.get("elements"), "mismatches": 0, "errors": 0,
+            w = out.setdefault(name, {"elements": s.get("elements"), "mismatches": None, "errors": None,
                                       "max_diff": 0.0, "worst_rerun": None, "passed": True,
                                       **({"tolerance": s["tolerance"]} if "tolerance" in s else {})})
             if _rank(s) > ranks.get(name, (0, 0, 0.0)):
                 ranks[name], w["worst_rerun"] = _rank(s), label
             for key in ("mismatches", "errors"):
                 if s.get(key) is not None:
-                    w[key] = max(w[key], int(s[key]))
+                    w[key] = max(w[key] or 0, int(s[key]))
             diff = s.get("max_diff")
             if diff is not None and not diff <= w["max_diff"]:          # NaN / inf count as worst
                 w["max_diff"] = float(diff)
@@ -101,12 +101,17 @@ def _diff(v: float) -> str:
 
 
 def output_line(name: str, w: dict[str, Any], reference: str) -> str:
-    """``NAME: worst M of N differ from REFERENCE, E beyond TOL, max diff D (RERUN)``."""
-    of = f" of {w['elements']}" if w.get("elements") is not None else ""
-    tol = f" beyond {w['tolerance']:g}" if w.get("tolerance") is not None else " gate errors"
+    """``NAME: worst M of N differ from REFERENCE, E beyond TOL, max diff D (worst: RERUN)``."""
+    parts = []
+    if w.get("mismatches") is not None:
+        of = f" of {w['elements']}" if w.get("elements") is not None else ""
+        parts.append(f"worst {w['mismatches']}{of} differ from {reference}")
+    if w.get("errors") is not None:
+        tol = f"beyond {w['tolerance']:g}" if w.get("tolerance") is not None else "errors"
+        parts.append(f"{w['errors']} {tol}")
+    parts.append(f"max diff {_diff(w['max_diff'])}")
     where = f" (worst: {w['worst_rerun']})" if w.get("worst_rerun") else ""
-    return (f"  {name}: worst {w['mismatches']}{of} differ from {reference}, {w['errors']}{tol}, "
-            f"max diff {_diff(w['max_diff'])}{where}")
+    return f"  {name}: {', '.join(parts)}{where}"
 
 
 def envelope_text(env: dict[str, Any], reference: str,
@@ -115,7 +120,7 @@ def envelope_text(env: dict[str, Any], reference: str,
     lines = [title(env)]
     for gname, g in env["groups"].items():
         lines += group_head(gname, g) if group_head else [gname]
-        lines += [output_line(n, w, reference) for n, w in g["outputs"].items()]
+        lines += [output_line(n, w, g.get("reference", reference)) for n, w in g["outputs"].items()]
     held = "held under every rerun" if env["passed"] else "FAILED under some rerun"
     lines.append(f"envelope {'PASS' if env['passed'] else 'FAIL'}: the gate {held}")
     return "\n".join(lines)
