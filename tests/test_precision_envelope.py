@@ -2,6 +2,8 @@
 (toolkit.ascendc.numerics.Perturbation) and the KV figure it must reproduce."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,8 @@ from toolkit.ascendc import numerics as N
 from toolkit.ascendc.dtypes import BF16
 from toolkit.harness.envelope import reruns, worst
 from toolkit.machine import load_machine
+
+from tests.asc_support import needs_compiler, output_bytes
 
 F32 = np.float32
 
@@ -103,3 +107,83 @@ def test_kv_one_ulp_of_the_rmsnorm_inverse_alone_gives_the_hardware_figure(kv_ca
     assert out["v_cache"]["mismatches"] == 12                       # the same rows scattered into the cache
     assert out["k_out"]["mismatches"] == 0 and out["k_cache"]["mismatches"] == 0   # RoPE has no Div
     assert env["passed"]                                            # 2^-7 is well inside CompareBf16's 6e-2
+
+
+def test_kv_a_bound_past_the_tolerance_fails_the_gate(kv_case):
+    """A port that passes only while the inverse is close enough is caught: 2^19 ulps (about 6 %)."""
+    from operators.kv_rms_norm_rope_cache.envelope import kv_envelope, kv_envelope_text
+    p, data = kv_case
+    env = kv_envelope(p, data, load_machine(), ["regbase"], seeds=1, only={"RV_VDIV": 1 << 19})
+    out = env["groups"]["regbase"]["outputs"]["v_out"]
+    assert not env["passed"] and not out["passed"] and out["errors"] > 0 and out["max_diff"] > 6e-2
+    text = kv_envelope_text(env)
+    assert "Run regbase/full_load" in text and text.endswith("envelope FAIL: the gate FAILED under some rerun")
+
+
+def test_kv_command_reports_the_envelope_in_text_and_json(capsys):
+    import json
+
+    from toolkit.cli import main
+    code = main(["kv_rms_norm_rope_cache", "--backend", "regbase", "--precision-envelope", "--envelope-seeds", "1",
+                 "--json", "-"])
+    doc = json.loads(capsys.readouterr().out)
+    env = doc["precision_envelope"]
+    assert code == 0 and doc["passed"] and env["passed"]
+    assert env["reruns"] == ["all up", "all down", "seed 1"] and env["bounds"]["RV_VDIV"] == 1
+    v_out = env["groups"]["regbase"]["outputs"]["v_out"]
+    assert v_out["errors"] == 0 and v_out["max_diff"] == 0.0078125 and v_out["mismatches"] > 0
+    assert set(env["groups"]["regbase"]["outputs"]) == {"k_cache", "v_cache", "k_out", "v_out"}
+    code = main(["kv_rms_norm_rope_cache", "--backend", "regbase", "--precision-envelope", "--envelope-seeds", "0"])
+    text = capsys.readouterr().out
+    assert code == 0 and "Precision envelope (results within ulps: Div 1, Sqrt 1" in text
+    assert "2 reruns: all up, all down" in text and "envelope PASS" in text
+
+
+# -- the .asc route ----------------------------------------------------------------------------------------
+
+KV_ASC = Path(__file__).resolve().parents[1] / "operators" / "kv_rms_norm_rope_cache" / "asc"
+
+
+@needs_compiler
+def test_asc_route_is_perturbed_as_the_python_port(kv_case):
+    """The same perturbed machine on both routes: the .asc program's outputs equal the Python port's byte
+    for byte, and the program's own CompareBf16 lines show the move."""
+    from operators.kv_rms_norm_rope_cache import host
+    from toolkit.asc.build import build
+    from toolkit.asc.envelope import printed_checks
+    from toolkit.asc.runner import run_program
+    p, data = kv_case
+    pert = N.Perturbation((("RV_VDIV", 1), ("RV_VSQRT", 1)), "hash", 3)
+    run = run_program(build(KV_ASC / "regbase" / "full_load.asc"), [], timeout=120, perturbation=pert)
+    with N.perturbed(pert):
+        port = host.run_backend("regbase", p, data)
+    assert run.failure is None and run.exit_status == 0
+    got = output_bytes(run)
+    for name in host.OUTPUTS:
+        assert got[name] == port.outputs[name].tobytes(), name
+    printed = printed_checks(run.stdout)
+    assert printed["v_out"]["errors"] == 0 == port.checks["v_out"].errors
+    assert printed["v_out"]["max_diff"] == round(port.checks["v_out"].max_diff, 6)
+
+
+@needs_compiler
+def test_run_and_compare_commands_report_the_envelope(capsys):
+    import json
+
+    from toolkit.cli import main
+    reg, mem = str(KV_ASC / "regbase" / "full_load.asc"), str(KV_ASC / "membase" / "full_load.asc")
+    code = main(["run", reg, "--precision-envelope", "--envelope-seeds", "0", "--json", "-"])
+    doc = json.loads(capsys.readouterr().out)
+    env = doc["precision_envelope"]
+    assert code == 0 and doc["passed"] and env["passed"] and env["reruns"] == ["all up", "all down"]
+    prog = env["groups"]["program"]
+    assert prog["verdicts"] == {"all up": "PASS", "all down": "PASS"}
+    assert prog["outputs"]["v_out"]["errors"] == 0 and prog["outputs"]["v_out"]["max_diff"] == 0.007812
+    moved = env["groups"]["launch 0: kv_rms_norm_rope_cache"]["outputs"]
+    assert moved["v_out (bfloat16)"]["mismatches"] > 0 and moved["v_out (bfloat16)"]["max_diff"] == 0.0078125
+    assert moved["k_out (bfloat16)"]["mismatches"] == 0
+    code = main(["compare", mem, reg, "--precision-envelope", "--envelope-seeds", "0"])
+    text = capsys.readouterr().out
+    assert code == 0 and "the comparison's verdict: PASS under 2 of 2 reruns" in text
+    assert "v_out (bfloat16): worst" in text and "differ from the other program, 0 beyond 0.06" in text
+    assert text.rstrip().endswith("envelope PASS: the gate held under every rerun")

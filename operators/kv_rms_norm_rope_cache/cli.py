@@ -36,8 +36,10 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 @click.option("--precision-envelope", "envelope", is_flag=True,
               help="rerun each backend with Div/Sqrt/Exp/Ln/Rsqrt/Reciprocal results moved within their ulp "
                    "bounds (machine file [envelope]); report the worst per output, gate on it")
+@click.option("--envelope-seeds", type=click.IntRange(min=0), default=None, metavar="N",
+              help="seeded reruns of the envelope beside all-up and all-down (default: machine file)")
 def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
-               trace_path, force, html_path, advise, jobs, envelope) -> int:
+               trace_path, force, html_path, advise, jobs, envelope, envelope_seeds) -> int:
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
     from toolkit.harness.data import user_input
     from toolkit.harness.envelope import reruns
@@ -55,12 +57,12 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
         case = host.load_case(params, data_dir)
     machine = load_machine()
-    rounds = 1 + (len(reruns(machine)) if envelope else 0)
+    rounds = 1 + (len(reruns(machine, envelope_seeds)) if envelope else 0)
     with _progress(params, machine, len(backends) * rounds) as line:
         runs = _run_backends(params, case, machine, backends)
         if envelope:
             line.update(line.done, note="precision envelope")
-            env = kv_envelope(params, case, machine, backends)
+            env = kv_envelope(params, case, machine, backends, envelope_seeds)
         del case                             # gated: the inputs and goldens are not needed any more
         line.update(line.done, note="cycle model")
         lineup = Lineup(runs, machine)

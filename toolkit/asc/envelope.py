@@ -56,9 +56,10 @@ def _moved(base: ProgramRun, run: ProgramRun) -> dict[str, dict[str, dict[str, A
     return groups
 
 
-def run_envelope(base: ProgramRun, rerun: Callable[[Perturbation], ProgramRun], machine: Machine) -> dict[str, Any]:
+def run_envelope(base: ProgramRun, rerun: Callable[[Perturbation], ProgramRun], machine: Machine,
+                 seeds: int | None = None) -> dict[str, Any]:
     """The envelope of one program (``rerun(p)``: the program run on the machine ``p``)."""
-    machines = reruns(machine)
+    machines = reruns(machine, seeds)
     printed, verdicts, moved = [], {}, {}
     for label, p in machines:
         run = rerun(p)
@@ -74,9 +75,9 @@ def run_envelope(base: ProgramRun, rerun: Callable[[Perturbation], ProgramRun], 
 
 
 def compare_envelope(rerun: Callable[[Perturbation], tuple[ProgramRun, ProgramRun]], atol: float | None,
-                     machine: Machine) -> dict[str, Any]:
+                     machine: Machine, seeds: int | None = None) -> dict[str, Any]:
     """The envelope of a comparison (``rerun(p)``: both programs run on the machine ``p``)."""
-    machines = reruns(machine)
+    machines = reruns(machine, seeds)
     verdicts, per_pair = {}, {}
     for label, p in machines:
         ra, rb = rerun(p)

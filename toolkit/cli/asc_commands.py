@@ -29,10 +29,14 @@ _BUILD_OPTIONS = [*build_options("stop the build and run of a program after S se
                   output_options("json", "trace", "html")]
 
 
-_ENVELOPE = click.option(
-    "--precision-envelope", "envelope", is_flag=True,
-    help="rerun with Div/Sqrt/Exp/Ln/Rsqrt/Reciprocal results moved within their ulp bounds (machine file "
-         "[envelope]); report the worst per output and gate on it")
+def _envelope_options(fn):
+    """``--precision-envelope`` and ``--envelope-seeds N``."""
+    fn = click.option("--envelope-seeds", "envelope_seeds", type=click.IntRange(min=0), default=None, metavar="N",
+                      help="seeded reruns of the envelope beside all-up and all-down (default: machine file)")(fn)
+    return click.option(
+        "--precision-envelope", "envelope", is_flag=True,
+        help="rerun with Div/Sqrt/Exp/Ln/Rsqrt/Reciprocal results moved within their ulp bounds (machine file "
+             "[envelope]); report the worst per output and gate on it")(fn)
 
 
 def _build_options(fn):
@@ -131,10 +135,10 @@ def _run_cmake(cmake_dir: str, target: str | None, build_dir: str | None, timeou
               help="build --target NAME of the CMake project in DIR (against `migrate-check cann-home`) and run it")
 @click.option("--target", type=str, default=None, metavar="NAME", help="the CMake target of --cmake")
 @click.option("--build-dir", type=str, default=None, metavar="B", help="the build directory of --cmake (DIR/build)")
-@_ENVELOPE
+@_envelope_options
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def run_command(source, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion, cmake_dir,
-                target, build_dir, envelope, args) -> int:
+                target, build_dir, envelope, envelope_seeds, args) -> int:
     """Build and run an .asc program (more sources may follow: run a.asc b.cpp), or a CMake target
     (--cmake DIR --target NAME); every kernel launch runs on the emulator (args after --)."""
     from toolkit.views.run_report import run_passed, run_text
@@ -161,7 +165,7 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
         from toolkit.asc.envelope import asc_envelope_text, run_envelope
         from toolkit.machine import load_machine
         from toolkit.views.run_report import run_json
-        env = run_envelope(run, rerun, load_machine())
+        env = run_envelope(run, rerun, load_machine(), envelope_seeds)
         contents["json"] = dump_json({**run_json(run), "precision_envelope": env})
         passed, tail = passed and env["passed"], "\n\n" + asc_envelope_text(env, "its golden")
     code = finish(plan, contents, lambda: printable_lines(run_text(run) + tail), passed)
@@ -192,10 +196,10 @@ def run_outputs(run, plan: OutputPlan) -> dict[str, Any]:
 @click.option("--advise", type=str, default=None, metavar="NAME=V1,V2,...",
               help="sweep this macro over the values for both programs and name the change that buys most")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes of the --advise sweep")
-@_ENVELOPE
+@_envelope_options
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def compare_command(source_a, source_b, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion,
-                    atol, advise, jobs, envelope, args) -> int:
+                    atol, advise, jobs, envelope, envelope_seeds, args) -> int:
     """Run two .asc programs (say MemBase and RegBase) and compare them launch by launch: verdicts, UB
     saving, speed-up and the element-wise difference of their kernels' outputs."""
     from toolkit.views.run_report import compare_json, compare_text
@@ -212,7 +216,7 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
         def rerun(p):
             return tuple(_run_one(s, include_dirs, defines, timeout, list(args), False, vf_fusion, perturbation=p)
                          for s in (source_a, source_b))
-        result["precision_envelope"] = compare_envelope(rerun, atol, load_machine())
+        result["precision_envelope"] = compare_envelope(rerun, atol, load_machine(), envelope_seeds)
         result["passed"] = result["passed"] and result["precision_envelope"]["passed"]
     if axis:
         from toolkit.sweep.asc_advice import compare_advice
