@@ -187,3 +187,71 @@ def test_run_and_compare_commands_report_the_envelope(capsys):
     assert code == 0 and "the comparison's verdict: PASS under 2 of 2 reruns" in text
     assert "v_out (bfloat16): worst" in text and "differ from the other program, 0 beyond 0.06" in text
     assert text.rstrip().endswith("envelope PASS: the gate held under every rerun")
+
+
+# -- every API built on the perturbed instructions, both forms ---------------------------------------------
+def _reg_apis():
+    from toolkit.ascendc import regbase as Reg
+
+    def full():
+        return Reg.CreateMask[float]()
+    return {
+        "Div": lambda r, o: Reg.Div(o[0], r[0], r[1], full()), "Sqrt": lambda r, o: Reg.Sqrt(o[0], r[1], full()),
+        "Exp": lambda r, o: Reg.Exp(o[0], r[0], full()), "Ln": lambda r, o: Reg.Ln(o[0], r[1], full()),
+        "Log": lambda r, o: Reg.Log(o[0], r[1], full()), "Log2": lambda r, o: Reg.Log2(o[0], r[1], full()),
+        "Log10": lambda r, o: Reg.Log10(o[0], r[1], full()),
+        "ExpSub": lambda r, o: Reg.ExpSub(o[0], r[0], r[1], full()),
+        "Mul": lambda r, o: Reg.Mul(o[0], r[0], r[1], full()),            # not a special function: kept
+    }
+
+
+def _mem_apis():
+    from tests.api_support import T
+    from toolkit.ascendc import membase as M
+    n = 64
+    return {
+        "Div": lambda d, a, b: M.Div(T(d, F32), T(a, F32), T(b, F32), n),
+        "Divs": lambda d, a, b: M.Divs(T(d, F32), T(a, F32), F32(3.7), n),
+        "Sqrt": lambda d, a, b: M.Sqrt(T(d, F32), T(b, F32), n), "Exp": lambda d, a, b: M.Exp(T(d, F32), T(a, F32), n),
+        "Ln": lambda d, a, b: M.Ln(T(d, F32), T(b, F32), n), "Rsqrt": lambda d, a, b: M.Rsqrt(T(d, F32), T(b, F32), n),
+        "Reciprocal": lambda d, a, b: M.Reciprocal(T(d, F32), T(b, F32), n),
+        "ExpSub": lambda d, a, b: M.ExpSub(T(d, F32), T(a, F32), T(b, F32), n),
+        "Mul": lambda d, a, b: M.Mul(T(d, F32), T(a, F32), T(b, F32), n),
+    }
+
+
+_A = np.linspace(-3.1, 2.9, 64).astype(F32)
+_B = np.linspace(0.37, 7.3, 64).astype(F32)
+_UP = N.Perturbation(tuple((op, 1) for op in N.PERTURBABLE), "up")
+
+
+def _moved_up(base: np.ndarray, got: np.ndarray) -> np.ndarray:
+    """Per element: +1 where got is base's next float toward +inf, 0 where equal, else -99."""
+    up = np.nextafter(base, F32(np.inf))
+    return np.where(got == base, 0, np.where(got == up, 1, -99))
+
+
+@pytest.mark.parametrize("api", list(_reg_apis()))
+def test_every_reg_special_function_is_moved_and_nothing_else(ctx, api):
+    from tests.reg_support import run
+    body = _reg_apis()[api]
+    base, = run(ctx, body, [_A, _B], [F32, F32], [F32])
+    with N.perturbed(_UP):
+        got, = run(ctx, body, [_A, _B], [F32, F32], [F32])
+    moved = _moved_up(base, got)
+    assert (moved >= 0).all()
+    assert (moved == 1).mean() > 0.9 if api != "Mul" else (moved == 0).all()
+
+
+@pytest.mark.parametrize("api", list(_mem_apis()))
+def test_every_membase_special_function_is_moved_and_nothing_else(ctx, api):
+    from tests.api_support import get, put
+    put(ctx, 0, _A)
+    put(ctx, 8192, _B)
+    _mem_apis()[api](16384, 0, 8192)
+    base = get(ctx, 16384, F32, 64)
+    with N.perturbed(_UP):
+        _mem_apis()[api](16384, 0, 8192)
+    moved = _moved_up(base, get(ctx, 16384, F32, 64))
+    assert (moved >= 0).all()
+    assert (moved == 1).mean() > 0.9 if api != "Mul" else (moved == 0).all()
