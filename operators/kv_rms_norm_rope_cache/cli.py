@@ -33,13 +33,20 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 @force_option
 @click.option("--advise", is_flag=True, help="sweep ubFactor (every value that fits) and name the change that buys most")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes of the --advise sweep")
+@click.option("--precision-envelope", "envelope", is_flag=True,
+              help="rerun each backend with Div/Sqrt/Exp/Ln/Rsqrt/Reciprocal results moved within their ulp "
+                   "bounds (machine file [envelope]); report the worst per output, gate on it")
+@click.option("--envelope-seeds", type=click.IntRange(min=0), default=None, metavar="N",
+              help="seeded reruns of the envelope beside all-up and all-down (default: machine file)")
 def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, backend, data_dir, json_path,
-               trace_path, force, html_path, advise, jobs) -> int:
+               trace_path, force, html_path, advise, jobs, envelope, envelope_seeds) -> int:
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
     from toolkit.harness.data import user_input
+    from toolkit.harness.envelope import reruns
     from toolkit.harness.lineup import Lineup
 
     from . import host
+    from .envelope import kv_envelope
 
     params = host.KvParams(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon)
     backends = ["membase", "regbase"] if backend == "both" else [backend]
@@ -50,12 +57,19 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
         case = host.load_case(params, data_dir)
     machine = load_machine()
-    with _progress(params, machine, len(backends)) as line:
+    rounds = 1 + (len(reruns(machine, envelope_seeds)) if envelope else 0)
+    with _progress(params, machine, len(backends) * rounds) as line:
         runs = _run_backends(params, case, machine, backends)
+        if envelope:
+            line.update(line.done, note="precision envelope")
+            env = kv_envelope(params, case, machine, backends, envelope_seeds)
         del case                             # gated: the inputs and goldens are not needed any more
         line.update(line.done, note="cycle model")
         lineup = Lineup(runs, machine)
     report = _report_json(params, lineup)
+    if envelope:
+        report["precision_envelope"] = env
+        report["passed"] = report["passed"] and env["passed"]
     if advise:
         from .advise import kv_advice
         report["advisor"] = kv_advice(params, runs, lineup.cycles, data_dir=data_dir, force=force, jobs=jobs)
@@ -65,7 +79,8 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         contents["html"] = kv_page(params, report, lineup)
     if "trace" in plan:
         contents["trace"] = dump_json(lineup.trace())
-    return finish(plan, contents, lambda: lineup.text("UB budget (bytes)") + _advice_text(report), report["passed"])
+    return finish(plan, contents, lambda: lineup.text("UB budget (bytes)") + _envelope_text(report)
+                  + _advice_text(report), report["passed"])
 
 
 def _run_backends(params, case: dict, machine, backends: list[str]) -> dict:
@@ -101,6 +116,13 @@ def _report_json(params, lineup: Lineup) -> dict[str, Any]:
     return lineup.to_json({"params": {**params.__dict__, "cores": cores},
                            "tiling": {"block_num": t.blockNum, "block_factor": t.blockFactor,
                                       "ub_factor": t.ubFactor}}, "backends")
+
+
+def _envelope_text(report: dict) -> str:
+    if "precision_envelope" not in report:
+        return ""
+    from .envelope import kv_envelope_text
+    return "\n\n" + kv_envelope_text(report["precision_envelope"])
 
 
 def _advice_text(report: dict) -> str:

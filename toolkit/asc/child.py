@@ -59,6 +59,9 @@ def _load(spec: dict, args: list[str]):
                                   spec.get("kernel_params", {}), bool(spec.get("trace")),
                                   bool(spec.get("keep_events")), bool(spec.get("vf_fusion")),
                                   bool(spec.get("timeline")), spec.get("mode", "lockstep"))
+    if spec.get("perturbation"):
+        from toolkit.ascendc.numerics import Perturbation, set_perturbation
+        set_perturbation(Perturbation.from_json(spec["perturbation"]))
     os.environ["ASC_EXE_PID"] = str(os.getpid())
     import numpy as np
     np.seterr(all="ignore")             # as inside a Python VF: masked-off lanes may divide by zero

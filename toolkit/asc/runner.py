@@ -91,14 +91,16 @@ def _child_env(built: Built, run_dir: Path, exe: Path, result_fd: int, status_fd
 def run_program(built: Built, args: list[str], timeout: float | None = None, trace: bool = False,
                 cwd: str | None = None, keep_events: bool = False, vf_fusion: bool = False,
                 timeline: bool = False, deadline: Deadline | None = None, exe_path: str | None = None,
-                argv0: str | None = None) -> ProgramRun:
+                argv0: str | None = None, perturbation=None) -> ProgramRun:
     """Run ``built`` with ``args``; ``keep_events`` also returns every launch's raw event streams,
     ``timeline`` the slowest core's pipe timeline (for the HTML report). ``deadline`` (shared with the
     build) or ``timeout`` seconds bound the run. ``exe_path``: the program is that executable (run
-    directly: its own path, not one in the run directory), started as ``argv0``."""
+    directly: its own path, not one in the run directory), started as ``argv0``. ``perturbation``: the
+    :class:`toolkit.ascendc.numerics.Perturbation` the program's kernels run under (the precision envelope)."""
     deadline = deadline or Deadline(timeout)
     with scratch_dir("migrate-check-run-") as run_dir:
-        opts = {"trace": trace, "keep_events": keep_events, "vf_fusion": vf_fusion, "timeline": timeline}
+        opts = {"trace": trace, "keep_events": keep_events, "vf_fusion": vf_fusion, "timeline": timeline,
+                **({"perturbation": perturbation.to_json()} if perturbation is not None else {})}
         return _run_in(Path(run_dir), built, list(args), deadline, cwd, opts, exe_path, argv0)
 
 

@@ -5,8 +5,11 @@ Choices where the hardware is unconfirmed are machine-model settings ([numerics]
 """
 from __future__ import annotations
 
+import contextlib
 import functools
-from typing import Callable
+import zlib
+from dataclasses import dataclass
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -136,11 +139,11 @@ def elementwise(name: str, dt: np.dtype) -> Callable:
     """The element-wise operator ``name`` for dtype ``dt`` (bf16 computed in fp32, rounded RINT); one
     function per (name, dtype), made on first use."""
     fn = _OPS[name]
-    if dt == BF16:
-        return _bf16_wrap(fn)
     if name == "div" and dt.kind in "iu":
         return lambda a, b: _int_div(a, b, dt)
-    return fn
+    if dt == BF16:
+        fn = _bf16_wrap(fn)
+    return perturbable(_OPCODE[name], fn) if name in _OPCODE else fn
 
 
 def _int_div(a: np.ndarray, b: np.ndarray, dt: np.dtype) -> np.ndarray:
@@ -196,6 +199,10 @@ _OPS: dict[str, Callable] = {
 }
 
 
+#: the element operators that are hardware instructions the precision envelope perturbs
+_OPCODE = {"div": "RV_VDIV", "sqrt": "RV_VSQRT", "exp": "RV_VEXP", "ln": "RV_VLN"}
+
+
 def type_min(dt: np.dtype):
     if is_floating(dt):
         return dt.type(-np.inf)
@@ -206,3 +213,132 @@ def type_max(dt: np.dtype):
     if is_floating(dt):
         return dt.type(np.inf)
     return np.iinfo(dt).max
+
+
+# -- the precision envelope: a machine whose special-function results are off by a few ulps -------------------
+#: the opcodes whose results the envelope perturbs (each has an ulp bound in the machine file's [envelope])
+PERTURBABLE = ("RV_VDIV", "RV_VSQRT", "RV_VEXP", "RV_VLN", "RV_VRSQRT", "RV_VREC", "RV_VEXPSUB")
+
+
+@dataclass(frozen=True)
+class Perturbation:
+    """Every float result of an opcode of ``ulps`` moved by up to ``ulps[opcode]`` units in the last place of
+    its type, away from the correctly rounded value the emulator computes. ``direction`` "up" / "down"
+    moves every result by the whole bound toward +inf / -inf; "hash" by an amount in -k..+k drawn per
+    element from a hash of (``seed``, opcode, the element's input bits): a deterministic unit, the same
+    whatever the core batching, the order of the calls or the route (Python port or ``.asc``). Zeros,
+    infinities and NaNs are kept, a nudge never crosses zero or overflows, and with ``keep_exact`` a result
+    that is exact (x / 1, sqrt(4), exp(0)) is kept too."""
+
+    ulps: tuple[tuple[str, int], ...]
+    direction: str = "hash"
+    seed: int = 0
+    keep_exact: bool = True
+
+    def bound(self, opcode: str) -> int:
+        return dict(self.ulps).get(opcode, 0)
+
+    def to_json(self) -> dict:
+        return {"ulps": [list(u) for u in self.ulps], "direction": self.direction, "seed": self.seed,
+                "keep_exact": self.keep_exact}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Perturbation:
+        return cls(tuple((str(op), int(k)) for op, k in d["ulps"]), str(d["direction"]), int(d["seed"]),
+                   bool(d["keep_exact"]))
+
+
+#: the perturbation in force (None: the correctly rounded machine, the default)
+_ACTIVE: list[Perturbation | None] = [None]
+
+
+def set_perturbation(p: Perturbation | None) -> Perturbation | None:
+    """Put ``p`` in force (None: none); returns the one it replaces."""
+    old, _ACTIVE[0] = _ACTIVE[0], p
+    return old
+
+
+@contextlib.contextmanager
+def perturbed(p: Perturbation | None) -> Iterator[None]:
+    old = set_perturbation(p)
+    try:
+        yield
+    finally:
+        set_perturbation(old)
+
+
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+def _mix(h: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, element-wise on uint64 (wrapping)."""
+    h = (h ^ (h >> np.uint64(30))) * _M1
+    h = (h ^ (h >> np.uint64(27))) * _M2
+    return h ^ (h >> np.uint64(31))
+
+
+def _input_hash(p: Perturbation, opcode: str, shape: tuple, inputs: tuple) -> np.ndarray:
+    start = zlib.crc32(f"{p.seed}:{opcode}".encode()) | (int(p.seed) & 0xFFFFFFFF) << 32
+    h = _mix(np.full(shape, start, np.uint64))
+    for x in inputs:
+        x = np.asarray(x)
+        u = _UBITS.get(x.dtype.itemsize)
+        bits = x.view(u) if u is not None else x.astype(np.float64).view(np.uint64)
+        h = _mix(h ^ np.broadcast_to(bits, shape).astype(np.uint64))
+    return h
+
+
+def _exact(opcode: str, r: np.ndarray, inputs: tuple) -> np.ndarray | bool:
+    """Where ``r`` is the exact result (checked in float64, exact for these products of narrower floats)."""
+    x = [np.asarray(v).astype(np.float64) for v in inputs]
+    r64 = r.astype(np.float64)
+    with np.errstate(all="ignore"):
+        if opcode == "RV_VDIV" and len(x) == 2:
+            return r64 * x[1] == x[0]
+        if opcode == "RV_VSQRT":
+            return r64 * r64 == x[0]
+        if opcode == "RV_VREC":
+            return r64 * x[0] == 1.0
+        if opcode == "RV_VRSQRT":
+            return r64 * r64 * x[0] == 1.0
+        if opcode == "RV_VEXP":
+            return x[0] == 0.0
+        if opcode == "RV_VEXPSUB" and len(x) == 2:
+            return x[0] - x[1] == 0.0
+    return False
+
+
+def perturbable(opcode: str, fn: Callable) -> Callable:
+    """``fn`` (the correctly rounded result of ``opcode``) with the perturbation in force applied to its result."""
+    def g(*args):
+        r = fn(*args)
+        return r if _ACTIVE[0] is None else nudge(opcode, r, *args)
+    return g
+
+
+def nudge(opcode: str, result: np.ndarray, *inputs: np.ndarray) -> np.ndarray:
+    """``result`` of ``opcode`` on ``inputs`` as the perturbation in force makes it (unchanged without one)."""
+    p = _ACTIVE[0]
+    if p is None:
+        return result
+    k = p.bound(opcode)
+    dt = result.dtype
+    if k <= 0 or not is_floating(dt) or dt.itemsize not in (2, 4):
+        return result
+    shape = result.shape
+    if p.direction == "hash":
+        n = (_input_hash(p, opcode, shape, inputs) % np.uint64(2 * k + 1)).astype(np.int64) - k
+    else:
+        n = np.full(shape, k if p.direction == "up" else -k, np.int64)
+    u = _UBITS[dt.itemsize]
+    bits = result.view(u).astype(np.int64)
+    sign = _SIGN[dt.itemsize]
+    mag = bits & (sign - 1)
+    neg = (bits & sign) != 0
+    inf = int(np.array(np.inf, np.float32).astype(dt).view(u)) & (sign - 1)
+    moved = mag + np.where(neg, -n, n)                    # toward +inf: a larger magnitude when positive
+    ok = (mag > 0) & (mag < inf) & (moved > 0) & (moved < inf)
+    if p.keep_exact:
+        ok &= ~np.asarray(_exact(opcode, result, inputs))
+    out = np.where(ok, moved | np.where(neg, sign, 0), bits)
+    return out.astype(u).view(dt)

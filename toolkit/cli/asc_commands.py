@@ -29,6 +29,16 @@ _BUILD_OPTIONS = [*build_options("stop the build and run of a program after S se
                   output_options("json", "trace", "html")]
 
 
+def _envelope_options(fn):
+    """``--precision-envelope`` and ``--envelope-seeds N``."""
+    fn = click.option("--envelope-seeds", "envelope_seeds", type=click.IntRange(min=0), default=None, metavar="N",
+                      help="seeded reruns of the envelope beside all-up and all-down (default: machine file)")(fn)
+    return click.option(
+        "--precision-envelope", "envelope", is_flag=True,
+        help="rerun with Div/Sqrt/Exp/Ln/Rsqrt/Reciprocal results moved within their ulp bounds (machine file "
+             "[envelope]); report the worst per output and gate on it")(fn)
+
+
 def _build_options(fn):
     return apply(_BUILD_OPTIONS, fn)
 
@@ -47,7 +57,7 @@ def split_sources(source: str, args: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _run_one(source, include_dirs, defines, timeout: float, args: list[str], trace: bool,
-             vf_fusion: bool = False, timeline: bool = False):
+             vf_fusion: bool = False, timeline: bool = False, perturbation=None):
     """Build and run one program (``source``: a path or a list of them) under one deadline; a build
     failure is exit 2 (one line)."""
     from toolkit.asc.build import BuildError, build
@@ -59,7 +69,8 @@ def _run_one(source, include_dirs, defines, timeout: float, args: list[str], tra
         built = build(source, list(include_dirs), list(defines), deadline=deadline)
     except BuildError as err:
         raise BadUsage(printable(str(err))) from None
-    return run_program(built, args, trace=trace, vf_fusion=vf_fusion, timeline=timeline, deadline=deadline)
+    return run_program(built, args, trace=trace, vf_fusion=vf_fusion, timeline=timeline, deadline=deadline,
+                       perturbation=perturbation)
 
 
 def _fail_on(runs: list) -> None:
@@ -96,7 +107,7 @@ def _trace_of(runs: list) -> dict:
 
 
 def _run_cmake(cmake_dir: str, target: str | None, build_dir: str | None, timeout: float, args: list[str],
-               trace: bool, vf_fusion: bool, timeline: bool):
+               trace: bool, vf_fusion: bool, timeline: bool, perturbation=None):
     """``run --cmake DIR --target NAME``: build the target through CMake and run what it built."""
     from toolkit.asc.build import BuildError
     from toolkit.asc.cann.cmake import build_target
@@ -114,7 +125,7 @@ def _run_cmake(cmake_dir: str, target: str | None, build_dir: str | None, timeou
         raise BadUsage(printable(str(err))) from None
     built = executable(exe, deadline)
     return run_program(built, args, trace=trace, vf_fusion=vf_fusion or built.vf_fusion, timeline=timeline,
-                       deadline=deadline, exe_path=exe, argv0=exe)
+                       deadline=deadline, exe_path=exe, argv0=exe, perturbation=perturbation)
 
 
 @cli.command("run", context_settings={"ignore_unknown_options": True})
@@ -124,9 +135,10 @@ def _run_cmake(cmake_dir: str, target: str | None, build_dir: str | None, timeou
               help="build --target NAME of the CMake project in DIR (against `migrate-check cann-home`) and run it")
 @click.option("--target", type=str, default=None, metavar="NAME", help="the CMake target of --cmake")
 @click.option("--build-dir", type=str, default=None, metavar="B", help="the build directory of --cmake (DIR/build)")
+@_envelope_options
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def run_command(source, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion, cmake_dir,
-                target, build_dir, args) -> int:
+                target, build_dir, envelope, envelope_seeds, args) -> int:
     """Build and run an .asc program (more sources may follow: run a.asc b.cpp), or a CMake target
     (--cmake DIR --target NAME); every kernel launch runs on the emulator (args after --)."""
     from toolkit.views.run_report import run_passed, run_text
@@ -135,14 +147,28 @@ def run_command(source, include_dirs, defines, timeout, json_path, trace_path, h
         args = ([source] if source is not None else []) + list(args)
         run = _run_cmake(cmake_dir, target, build_dir, timeout, args, trace_path is not None, vf_fusion,
                          timeline="html" in plan)
+
+        def rerun(p):
+            return _run_cmake(cmake_dir, target, build_dir, timeout, args, False, vf_fusion, False, p)
     elif source is None:
         raise BadUsage("missing SOURCE (or --cmake DIR --target NAME)")
     else:
         sources, args = split_sources(source, list(args))
         run = _run_one(sources, include_dirs, defines, timeout, args, trace_path is not None, vf_fusion,
                        timeline="html" in plan)
+
+        def rerun(p):
+            return _run_one(sources, include_dirs, defines, timeout, args, False, vf_fusion, perturbation=p)
     contents = run_outputs(run, plan)
-    code = finish(plan, contents, lambda: printable_lines(run_text(run)), run_passed(run))
+    passed, tail = run_passed(run), ""
+    if envelope:
+        from toolkit.asc.envelope import asc_envelope_text, run_envelope
+        from toolkit.machine import load_machine
+        from toolkit.views.run_report import run_json
+        env = run_envelope(run, rerun, load_machine(), envelope_seeds)
+        contents["json"] = dump_json({**run_json(run), "precision_envelope": env})
+        passed, tail = passed and env["passed"], "\n\n" + asc_envelope_text(env, "its golden")
+    code = finish(plan, contents, lambda: printable_lines(run_text(run) + tail), passed)
     return run.exit_status or code                 # the program's own failure status comes first
 
 
@@ -173,9 +199,10 @@ def run_outputs(run, plan: OutputPlan) -> dict[str, Any]:
 @click.option("--with", "shared", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="a source linked into both programs, e.g. the shared host main of two kernel files "
                    "(compare a_kernel.cpp b_kernel.cpp --with main.cpp); repeatable")
+@_envelope_options
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def compare_command(source_a, source_b, include_dirs, defines, timeout, json_path, trace_path, html_path, vf_fusion,
-                    atol, advise, jobs, shared, args) -> int:
+                    atol, advise, jobs, shared, envelope, envelope_seeds, args) -> int:
     """Run two .asc programs (say MemBase and RegBase) and compare them launch by launch: verdicts, UB
     saving, speed-up and the element-wise difference of their kernels' outputs."""
     from toolkit.views.run_report import compare_json, compare_text
@@ -186,6 +213,15 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
                      timeline="html" in plan) for s in sources]
     _fail_on(runs)
     result = compare_json(runs[0], runs[1], atol)
+    if envelope:
+        from toolkit.asc.envelope import compare_envelope
+        from toolkit.machine import load_machine
+
+        def rerun(p):
+            return tuple(_run_one(s, include_dirs, defines, timeout, list(args), False, vf_fusion, perturbation=p)
+                         for s in sources)
+        result["precision_envelope"] = compare_envelope(rerun, atol, load_machine(), envelope_seeds)
+        result["passed"] = result["passed"] and result["precision_envelope"]["passed"]
     if axis:
         from toolkit.sweep.asc_advice import compare_advice
         result["advisor"] = compare_advice(sources, runs, axis, list(include_dirs), list(defines),
@@ -197,7 +233,7 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
         from toolkit.views.html_asc import compare_page
         contents["html"] = valid_text(compare_page(runs[0], runs[1], result))
     code = finish(plan, contents, lambda: printable_lines(compare_text(runs[0], runs[1], result, ("a", "b"))
-                                                         + _advice_text(result)),
+                                                         + _envelope_text(result) + _advice_text(result)),
                   result["passed"])
     return next((run.exit_status for run in runs if run.exit_status), code)
 
@@ -212,6 +248,13 @@ def _advise_axis(spec: str | None) -> tuple[str, list] | None:
         return parse_advise(spec)
     except BadValues as err:
         raise BadUsage(str(err)) from None
+
+
+def _envelope_text(result: dict) -> str:
+    if "precision_envelope" not in result:
+        return ""
+    from toolkit.asc.envelope import asc_envelope_text
+    return "\n\n" + asc_envelope_text(result["precision_envelope"], "the other program")
 
 
 def _advice_text(result: dict) -> str:

@@ -116,8 +116,10 @@ def output_diff(a: dict | None, b: dict | None, atol: float | None) -> dict:
     diff = np.abs(xa - xb)[w]
     tol = atol if atol is not None else DEFAULT_TOL.get(dtype, 0.0)
     bad = int(np.count_nonzero(~(diff <= tol))) if diff.size else 0       # NaN differences count
+    differing = int(np.count_nonzero(~(diff == 0))) if diff.size else 0
     return {"arg": o["arg"], "dtype": dtype, "elements": int(w.sum()),
-            "max_abs_diff": float(np.nanmax(diff)) if diff.size else 0.0, "mismatches": bad, "tolerance": tol}
+            "max_abs_diff": float(np.nanmax(diff)) if diff.size else 0.0, "mismatches": bad, "tolerance": tol,
+            "differing": differing}
 
 
 def pair_json(la: dict, lb: dict, atol: float | None) -> dict:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from toolkit.ascendc.numerics import nudge
 from toolkit.ascendc.regbase.types import RoundMode
 from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
@@ -213,7 +214,8 @@ def _exp_sub(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: Any)
     n = parse_form(ctx, api, (count,), UnaryRepeatParams)
     ddt = dst.dtype
     run(ctx, api, "RV_VEXPSUB", dst, (src0, src1),        # as the Reg ExpSub: e^(exact difference),
-        lambda v: np.exp(v[0].astype(np.float64) - v[1].astype(np.float64)).astype(ddt), n)   # one rounding
+        lambda v: nudge("RV_VEXPSUB", np.exp(v[0].astype(np.float64) - v[1].astype(np.float64)).astype(ddt),
+                        *v), n)                                                               # one rounding
 
 
 ExpSub = MemBaseApi(_exp_sub, "ExpSub")

@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 
 from toolkit.ascendc.dtypes import BF16
-from toolkit.ascendc.numerics import elementwise
+from toolkit.ascendc.numerics import elementwise, perturbable
 from toolkit.ascendc.regbase import rounding
 
 from .types import F32, F64, bits_view, is_float
@@ -111,10 +111,10 @@ def op(name: str, dt: np.dtype) -> Callable:
     if name == "div":
         return elementwise("div", dt) if is_float(dt) else (lambda a, b: int_div(a, b, dt))
     if name == "reciprocal":
-        return _correct(lambda x: 1.0 / x, dt) if is_float(dt) else \
+        return perturbable("RV_VREC", _correct(lambda x: 1.0 / x, dt)) if is_float(dt) else \
             (lambda x: int_div(np.ones_like(x), x, dt))
     if name == "rsqrt":
-        return _correct(lambda x: 1.0 / np.sqrt(x), dt)
+        return perturbable("RV_VRSQRT", _correct(lambda x: 1.0 / np.sqrt(x), dt))
     if name == "and":
         return _bitwise(np.bitwise_and)
     if name == "or":

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.ascendc.dtypes import scalar_value
-from toolkit.ascendc.numerics import elementwise, is_floating
+from toolkit.ascendc.numerics import elementwise, is_floating, nudge
 
 from .arith import ZEROING, _and_def, _check_accumulator, _finish
 from .rounding import fma
@@ -109,7 +109,7 @@ def ExpSub(t: TArgs, dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: Mas
         a, b, active = a[:, sel], b[:, sel], active[:, sel]
         lane_def = None if lane_def is None else lane_def[:, sel]
     with np.errstate(over="ignore", invalid="ignore"):
-        result = np.exp(a.astype(F64) - b.astype(F64)).astype(ddt)
+        result = nudge("RV_VEXPSUB", np.exp(a.astype(F64) - b.astype(F64)).astype(ddt), a, b)
     lane_mask = MaskReg(np.repeat(active, 4, axis=1) if ws == 2 else mask.bits, _id=mask.id)
     dst.acc_lanes = None
     _finish(rec, "RV_VEXPSUB", dst, ddt, result, lane_def, lane_mask, _mode(t), (src0.id, src1.id))

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.ascendc.dtypes import BF16, scalar_value
-from toolkit.ascendc.numerics import elementwise, is_floating
+from toolkit.ascendc.numerics import elementwise, is_floating, nudge
 
 from .arith import ZEROING, _and_def, _finish, _unary
 from .rounding import round_integral
@@ -33,7 +33,8 @@ def _log_base(fn, name: str):
         dt = t.type(0) or dst.dtype
         w = dt.itemsize
         with np.errstate(divide="ignore", invalid="ignore"):
-            result = fn(src.raw.view(dt).astype(np.float64)).astype(F32).astype(dt)
+            x = src.raw.view(dt)
+            result = nudge("RV_VLN", fn(x.astype(np.float64)).astype(F32).astype(dt), x)
         dst.acc_lanes = None
         half = dt != F32
         outs = []
