@@ -56,6 +56,12 @@ STRUCTS = [
               doc=f"{_MB}/数据排布转换/TransDataTo5HD.md"),
 ]
 
+STRUCTS.append(StructDef(      # helper capimisc: the loop mode of GM <-> UB copies
+    "AscendC::LoopModeParams", dma.LoopModeParams,
+    (_u("loop1Size", "uint32_t", "0"), _u("loop2Size", "uint32_t", "0"), _u("loop1SrcStride", "uint64_t", "0"),
+     _u("loop1DstStride", "uint64_t", "0"), _u("loop2SrcStride", "uint64_t", "0"), _u("loop2DstStride", "uint64_t", "0")),
+    doc=f"{_MB}/数据搬运辅助配置接口/SetLoopModePara.md"))
+
 STRUCTS.append(StructDef(
     "AscendC::ShapeInfo", shape.ShapeInfo,
     (_u("shapeDim", "uint8_t", "0"), _u("originalShapeDim", "uint8_t", "0"),

@@ -4,6 +4,9 @@
 // few hand-written calls (constexpr, union fields).
 #pragma once
 #include "asc/sysapi.h"
+#ifndef __cbuf__
+#define __cbuf__
+#endif
 
 // -- C-API/enum -------------------------------------------------------------------------------------------
 enum class asc_load_l2_cache_mode : uint8_t {
@@ -70,6 +73,7 @@ union asc_ndim_pad_count_config {
         uint8_t loop4_lp_count;
         uint8_t loop4_rp_count;
     };
+    constexpr operator uint64_t() const { return config; }      // what asc_set_ndim_pad_count sends
 };
 constexpr uint64_t ASC_STORE_ATOMIC_DEFAULT_VALUE = 0x0000000000000000;
 union asc_store_atomic_config {
