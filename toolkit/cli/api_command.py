@@ -11,6 +11,14 @@ from toolkit.console.outputs import BadUsage, OutputPlan
 from . import EXIT_OK, cli, dump_json
 
 
+def form_pages() -> dict[str, dict[str, str]]:
+    """Per implemented API name, each form (as :func:`implemented` spells it) -> the reference page it
+    implements (the form's own page, else the API's)."""
+    from toolkit.ascendc import api
+    return {name: {f"{f['runs']}: {f['signature']}": f["doc"] for f in info["forms"] if f["doc"]}
+            for name, info in api.implemented().items()}
+
+
 def implemented() -> dict[str, list[str]]:
     """What the toolkit implements: its API definition table (toolkit.ascendc.api), one entry per declared
     name with its forms as ``<how it runs>: <C++ signature>``; the declared types, param structs and enums
@@ -38,7 +46,7 @@ def api_command(json_path, missing, family) -> int:
     entries = [e for e in catalog if family is None or family in e["family"]]
     if not entries:
         raise BadUsage(f"no catalog family matches {family!r}")
-    report = coverage.coverage(entries, implemented(), catalog)
+    report = coverage.coverage(entries, implemented(), catalog, form_pages())
     report["catalog"] = {**store.meta(), "entries": len(entries)}
     if "json" in plan:
         plan.commit({"json": dump_json(report)})

@@ -87,6 +87,7 @@ union asc_store_atomic_config {
 
 #include "asc/gen/capi.h"
 #include "asc/gen/capi_sync.h"
+#include "asc/gen/capi_vec.h"
 
 // -- hand-written calls -----------------------------------------------------------------------------------
 // asc_get_vf_len: the vector length in bytes (AscendC::GetVecLen), a compile-time value
@@ -99,4 +100,26 @@ inline void asc_get_store_atomic_config(asc_store_atomic_config& config,
     config.config = 0;
     config.atomic_type = type;
     config.atomic_op = op;
+}
+// asc_mrgsort4 / asc_set_va_reg: the pointer array's elements go to the flattened form
+template <class T>
+inline void asc_mrgsort4(__ubuf__ T* dst, __ubuf__ T* src[ASC_C_API_MRGSORT_ELEMENT_LEN], uint8_t repeat,
+                         uint16_t element_length_0, uint16_t element_length_1, uint16_t element_length_2,
+                         uint16_t element_length_3, bool if_exhausted_suspension, uint8_t valid_bit,
+                         const ::__asc::SL& loc = ::__asc::SL::current()) {
+    asc_mrgsort4(dst, src[0], src[1], src[2], src[3], repeat, element_length_0, element_length_1, element_length_2,
+                 element_length_3, if_exhausted_suspension, valid_bit, loc);
+}
+template <class T>
+inline void asc_mrgsort4_sync(__ubuf__ T* dst, __ubuf__ T* src[ASC_C_API_MRGSORT_ELEMENT_LEN], uint8_t repeat,
+                              uint16_t element_length_0, uint16_t element_length_1, uint16_t element_length_2,
+                              uint16_t element_length_3, bool if_exhausted_suspension, uint8_t valid_bit,
+                              const ::__asc::SL& loc = ::__asc::SL::current()) {
+    asc_mrgsort4_sync(dst, src[0], src[1], src[2], src[3], repeat, element_length_0, element_length_1,
+                      element_length_2, element_length_3, if_exhausted_suspension, valid_bit, loc);
+}
+template <class T>
+inline void asc_set_va_reg(ub_addr8_t addr, __ubuf__ T** src_array, const ::__asc::SL& loc = ::__asc::SL::current()) {
+    asc_set_va_reg(addr, src_array[0], src_array[1], src_array[2], src_array[3], src_array[4], src_array[5],
+                   src_array[6], src_array[7], loc);
 }
