@@ -40,7 +40,8 @@ APIS = [
         # the scalar Cast of 标量计算 (helper capimisc): written in sysapi.h, credited to its own pages
         form(scalar("fVal", "const float&"), ret="bfloat16_t", hand=_SCALAR_CAST,
              doc="基础API/标量计算/Cast（float转bfloat16_t）.md"),
-        form(*tded("T", "U"), tenum("roundMode", "RoundMode"), scalar("valueIn", "T"), ret="U", hand=_SCALAR_CAST,
+        form(ttype("T", None), ttype("U", "int32_t"), tenum("roundMode", "RoundMode"), scalar("valueIn", "T"), ret="U",
+             hand=_SCALAR_CAST,
              doc="基础API/标量计算/Cast（float转half-int32_t）.md"),
         form(*tded("T", "U"), scalar("bVal", "T"), ret="U", hand=_SCALAR_CAST,
              doc="基础API/标量计算/Cast（多类型转float）.md"),
