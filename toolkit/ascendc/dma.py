@@ -25,8 +25,15 @@ from toolkit.record.diagnostics import SOURCE_LOCATION, WARNING, KernelAbort, ke
 from toolkit.record.events import Dma
 
 from .atomic import dma_mode, gm_combine
-from .dma_loop import (DataCopyMVType, LoopModeParams, ResetLoopModePara, SetLoopModePara,  # noqa: F401 (the API)
-                       SetPadValue, loop_pairs, pad_register)
+from .dma_loop import (  # noqa: F401 (the API)
+    DataCopyMVType,
+    LoopModeParams,
+    ResetLoopModePara,
+    SetLoopModePara,
+    SetPadValue,
+    loop_pairs,
+    pad_register,
+)
 from .dtypes import scalar_value
 from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write
 
