@@ -1,6 +1,6 @@
 """The C API's vector computation on Ascend 950 (C-API/vector_compute: the names the catalog keeps in scope),
 as the MemBase calls they stand for: asc_bitsort is Sort32, asc_mrgsort4 MrgSort (four queues),
-asc_transpose the 16 x 16 Transpose, asc_transto5hd_b8 / b16 / b32 TransDataTo5HD over the address lists
+asc_transpose the 16 x 16 Transpose, asc_transto5hd_b8 / b16 / b32 TransDataTo5HD (its address form) over the address lists
 of the VA registers that asc_set_va_reg fills (8 UB addresses each; a 16-address list is register n and
 n + 1). The ``_sync`` forms then make the scalar unit wait for the vector pipe (SetFlag / WaitFlag V_S,
 assumed: the pages say only that they synchronise).
@@ -15,7 +15,7 @@ from toolkit.engine.runtime import current
 
 from . import membase, sync
 from .dtypes import scalar_value
-from .membase.relayout import TransDataTo5HDParams
+from .membase.relayout import TransDataTo5HDParams, trans_5hd_addresses
 from .tensor import LocalTensor, UbPtr
 
 #: the VA address registers
@@ -94,7 +94,7 @@ def _transto5hd(bits: int, sync_after: bool):
         ctx = current()
         params = TransDataTo5HDParams(bool(dst_high_half), bool(src_high_half), int(scalar_value(repeat)),
                                       int(scalar_value(dst_stride)), int(scalar_value(src_stride)))
-        membase.TransDataTo5HD[dt](_list(ctx, dst, name), _list(ctx, src, name), params)
+        trans_5hd_addresses(ctx, name, np.dtype(dt), _list(ctx, dst, name), _list(ctx, src, name), params)
         if sync_after:
             _done()
     run.__name__ = run.__qualname__ = name

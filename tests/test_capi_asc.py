@@ -1,0 +1,236 @@
+"""One host + kernel program in the C API style (``#include "c_api/asc_simd.h"``, UB by
+asc_get_phy_buf_addr, explicit synchronisation) that uses most C-API families (data movement in every
+layout, the loop and padding registers, the NDDMA, sort / transpose / 5HD, the DMA and scalar atomics,
+the bit operations, system values, the cross-core counters), run by ``migrate-check run`` as a user runs
+it: its own check (against values the host computes from the pages' formulas) must print PASS, with no
+error diagnostic."""
+from __future__ import annotations
+
+import json
+
+from tests.asc_support import needs_compiler, write
+from toolkit.cli import main
+
+PROGRAM = r"""
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <algorithm>
+#include "acl/acl.h"
+#include "c_api/asc_simd.h"
+
+constexpr uint32_t N = 64;          // floats per block
+constexpr int BLOCKS = 2;
+constexpr int NRES = 24;            // scalar results per block
+
+__aicore__ inline __ubuf__ uint8_t* ub_at(uint64_t offset) { return (__ubuf__ uint8_t*)asc_get_phy_buf_addr(offset); }
+
+extern "C" __global__ __aicore__ void capi_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR rows, GM_ADDR pads,
+                                                  GM_ADDR loops, GM_ADDR sorted, GM_ADDR trans, GM_ADDR sum,
+                                                  GM_ADDR res, GM_ADDR idx)
+{
+    asc_init();
+    int64_t blk = asc_get_block_idx();
+    __ubuf__ float* a = (__ubuf__ float*)ub_at(0);
+    __ubuf__ float* b = (__ubuf__ float*)ub_at(1024);
+    __ubuf__ float* c = (__ubuf__ float*)ub_at(2048);
+    // element-wise: out = x + y
+    asc_copy_gm2ub(a, (__gm__ float*)x + blk * N, N * sizeof(float));
+    asc_copy_gm2ub_align_sync(b, (__gm__ float*)y + blk * N, N * sizeof(float));
+    asc_sync_mte2(0);
+    asc_add_sync(c, a, b, N);
+    asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_copy_ub2gm((__gm__ float*)out + blk * N, c, N * sizeof(float));
+    // strided rows: 4 rows of 40 B, 48 B apart in GM, 64 B apart in UB, written back packed
+    __ubuf__ uint8_t* r = ub_at(4096);
+    asc_sync_mte3(1);
+    asc_copy_gm2ub(r, (__gm__ uint8_t*)x + blk * 256, 4, 40, 48, 64);
+    asc_sync_notify(PIPE_MTE2, PIPE_MTE3, EVENT_ID1);
+    asc_sync_wait(PIPE_MTE2, PIPE_MTE3, EVENT_ID1);
+    asc_copy_ub2gm((__gm__ uint8_t*)rows + blk * 160, r, 4, 40, 40, 64);
+    // padded blocks: 2 x 20 int16 with 2 left and 2 right elements of -1, then the whole 2 x 32 B back
+    __ubuf__ int16_t* p = (__ubuf__ int16_t*)ub_at(8192);
+    asc_set_copy_pad_val((int16_t)-1);
+    asc_copy_gm2ub_align(p, (__gm__ int16_t*)y + blk * 64, 2, 40, 2, 2, true,
+                         asc_load_l2_cache_mode::NORMAL_FIRST_VICTIM, 40, 64);
+    asc_sync_notify(PIPE_MTE2, PIPE_MTE3, EVENT_ID2);
+    asc_sync_wait(PIPE_MTE2, PIPE_MTE3, EVENT_ID2);
+    asc_copy_ub2gm_align((__gm__ int16_t*)pads + blk * 64, p, 128);
+    // the loop mode (the SetLoopModePara page's example, through the C API's registers)
+    __ubuf__ int8_t* l = (__ubuf__ int8_t*)ub_at(12288);
+    asc_set_gm2ub_loop_size(2, 2);
+    asc_set_gm2ub_loop1_stride(96, 128);
+    asc_set_gm2ub_loop2_stride(192, 288);
+    asc_copy_gm2ub_align(l, (__gm__ int8_t*)x, 2, 48, 0, 0, false, asc_load_l2_cache_mode::NORMAL_FIRST_VICTIM,
+                         48, 48);
+    asc_set_gm2ub_loop_size(1, 1);
+    asc_sync_notify(PIPE_MTE2, PIPE_MTE3, EVENT_ID3);
+    asc_sync_wait(PIPE_MTE2, PIPE_MTE3, EVENT_ID3);
+    if (blk == 0) asc_copy_ub2gm_align_sync((__gm__ int8_t*)loops, l, 512);
+    // sort 32 (score, index) pairs, then merge the four sorted quarters of 2 x 32 with asc_mrgsort4
+    __ubuf__ float* s = (__ubuf__ float*)ub_at(16384);
+    __ubuf__ uint32_t* ix = (__ubuf__ uint32_t*)ub_at(16384 + 512);
+    __ubuf__ float* sd = (__ubuf__ float*)ub_at(16384 + 1024);
+    __ubuf__ float* md = (__ubuf__ float*)ub_at(16384 + 2048);
+    asc_copy_gm2ub_sync(s, (__gm__ float*)x + blk * N, N * sizeof(float));
+    asc_copy_gm2ub_sync(ix, (__gm__ uint32_t*)idx, N * sizeof(uint32_t));
+    asc_bitsort_sync(sd, s, ix, 2);
+    __ubuf__ float* q[ASC_C_API_MRGSORT_ELEMENT_LEN] = {sd, sd + 16, sd + 64, sd + 80};
+    asc_mrgsort4_sync(md, q, 1, 8, 8, 8, 8, false, 15);
+    asc_copy_ub2gm_sync((__gm__ float*)sorted + blk * 64, md, 256);
+    // a 16 x 16 transpose and the same transpose through TransDataTo5HD's address registers
+    __ubuf__ int16_t* t0 = (__ubuf__ int16_t*)ub_at(24576);
+    __ubuf__ int16_t* t1 = (__ubuf__ int16_t*)ub_at(24576 + 512);
+    __ubuf__ int16_t* t2 = (__ubuf__ int16_t*)ub_at(24576 + 1024);
+    asc_copy_gm2ub_sync(t0, (__gm__ int16_t*)x, 512);
+    asc_transpose_sync(t1, t0);
+    __ubuf__ int16_t* src_list[16];
+    __ubuf__ int16_t* dst_list[16];
+    for (int k = 0; k < 16; ++k) { src_list[k] = t0 + 16 * k; dst_list[k] = t2 + 16 * k; }
+    asc_set_va_reg(VA0, dst_list);
+    asc_set_va_reg(VA1, dst_list + 8);
+    asc_set_va_reg(VA2, src_list);
+    asc_set_va_reg(VA3, src_list + 8);
+    asc_transto5hd_b16_sync(VA0, VA2, 1, 0, 0);
+    asc_copy_ub2gm_sync((__gm__ int16_t*)trans + blk * 512, t1, 512);
+    asc_copy_ub2gm_sync((__gm__ int16_t*)trans + blk * 512 + 256, t2, 512);
+    // DMA atomic add of every block into one row; scalar GM atomics on a counter
+    asc_set_atomic_add_float();
+    asc_copy_ub2gm_sync((__gm__ float*)sum, c, 64);
+    asc_set_atomic_none();
+    __gm__ int32_t* rs = (__gm__ int32_t*)res + blk * NRES;
+    int32_t old = asc_atomic_add((__gm__ int32_t*)sum + 16, 1);
+    (void)old;
+    asc_atomic_max((__gm__ int32_t*)sum + 17, (int32_t)(blk + 5));
+    // the bit operations, the scalar float -> int32 casts and the system values
+    asc_store_dev(rs + 0, (int32_t)asc_popc(0xF0F0ull));
+    asc_store_dev(rs + 1, (int32_t)asc_clz(1ull));
+    asc_store_dev(rs + 2, (int32_t)asc_ffs(8ull));
+    asc_store_dev(rs + 3, (int32_t)asc_ffz(7ull));
+    asc_store_dev(rs + 4, (int32_t)asc_zero_bits_cnt(~0ull >> 4));
+    asc_store_dev(rs + 5, (int32_t)asc_sflbits((int64_t)0x0f00000000000000ll));
+    asc_store_dev(rs + 6, (int32_t)asc_set_nthbit(0, 5));
+    asc_store_dev(rs + 7, (int32_t)asc_clear_nthbit(0xFF, 0));
+    asc_store_dev(rs + 8, asc_float2int32_rd(-1.5f));
+    asc_store_dev(rs + 9, asc_float2int32_rn(2.5f));
+    asc_store_dev(rs + 10, asc_float2int32_rna(2.5f));
+    asc_store_dev(rs + 11, asc_float2int32_ru(1.25f));
+    asc_store_dev(rs + 12, (int32_t)asc_get_vf_len());
+    uint32_t ver = 0;
+    asc_get_arch_ver(ver);
+    asc_store_dev(rs + 13, (int32_t)ver);
+    asc_store_dev(rs + 14, (int32_t)asc_get_sub_block_num());
+    asc_store_dev(rs + 15, (int32_t)asc_get_block_num());
+    uint64_t ctrl = asc_get_ctrl();
+    asc_set_ctrl(ctrl | (1ull << 48));
+    asc_store_dev(rs + 16, (int32_t)((asc_get_ctrl() >> 48) & 1));
+    asc_set_ctrl(ctrl);
+    asc_set_store_atomic_config_v2(1, 0);
+    asc_store_atomic_config cfg;
+    asc_get_store_atomic_config(cfg);
+    asc_set_atomic_none();
+    asc_store_dev(rs + 17, (int32_t)cfg.atomic_type);
+    asc_store_dev(rs + 18, (int32_t)(asc_get_system_cycle() > 0));
+    asc_store_dev(rs + 19, (int32_t)asc_get_core_id());
+    // the cross-core counters, a mutex, a memory barrier
+    asc_sync_inter_arrive(PIPE_MTE3, (int64_t)3);
+    asc_sync_inter_wait(PIPE_S, (int64_t)3);
+    asc_sync_subblock_arrive(PIPE_S, (int64_t)1);
+    asc_sync_subblock_wait(PIPE_S, (int64_t)1);
+    asc_lock(PIPE_MTE3, 2);
+    asc_unlock(PIPE_MTE3, 2);
+    asc_sync_data_barrier(mem_dsb_t::DSB_DDR);
+    asc_sync_pipe(PIPE_ALL);
+    asc_sync();
+}
+
+int main()
+{
+    const int NX = BLOCKS * N;
+    float x[NX], y[NX], out[NX] = {}, sorted[BLOCKS * 64] = {}, sum[32] = {};
+    uint8_t rows[BLOCKS * 160] = {}, loops[512] = {};
+    int16_t pads[BLOCKS * 64] = {}, trans[BLOCKS * 512] = {};
+    int32_t res[BLOCKS * NRES] = {};
+    uint32_t idx[N];
+    for (uint32_t i = 0; i < N; ++i) idx[i] = i;
+    for (int i = 0; i < NX; ++i) { x[i] = (float)((i * 37) % 101) - 50.0f; y[i] = (float)(i % 7) * 0.5f; }
+    std::memset(sum, 0, sizeof sum);
+    struct Buf { void* host; size_t size; uint8_t* dev; } bufs[] = {
+        {x, sizeof x}, {y, sizeof y}, {out, sizeof out}, {rows, sizeof rows}, {pads, sizeof pads},
+        {loops, sizeof loops}, {sorted, sizeof sorted}, {trans, sizeof trans}, {sum, sizeof sum}, {res, sizeof res},
+        {idx, sizeof idx}};
+    for (auto& b : bufs) {
+        aclrtMalloc((void**)&b.dev, b.size, ACL_MEM_MALLOC_HUGE_FIRST);
+        aclrtMemcpy(b.dev, b.size, b.host, b.size, ACL_MEMCPY_HOST_TO_DEVICE);
+    }
+    capi_kernel<<<BLOCKS, nullptr, nullptr>>>(bufs[0].dev, bufs[1].dev, bufs[2].dev, bufs[3].dev, bufs[4].dev,
+                                              bufs[5].dev, bufs[6].dev, bufs[7].dev, bufs[8].dev, bufs[9].dev,
+                                              bufs[10].dev);
+    for (auto& b : bufs) aclrtMemcpy(b.host, b.size, b.dev, b.size, ACL_MEMCPY_DEVICE_TO_HOST);
+    int bad = 0;
+    auto check = [&](bool ok, const char* what, int i) { if (!ok && bad++ < 8) printf("mismatch %s %d\n", what, i); };
+    for (int i = 0; i < NX; ++i) check(out[i] == x[i] + y[i], "add", i);
+    const uint8_t* xb = (const uint8_t*)x;
+    for (int k = 0; k < BLOCKS; ++k)
+        for (int r = 0; r < 4; ++r)
+            for (int j = 0; j < 40; ++j) check(rows[k * 160 + r * 40 + j] == xb[k * 256 + r * 48 + j], "rows", j);
+    const int16_t* yh = (const int16_t*)y;
+    for (int k = 0; k < BLOCKS; ++k)
+        for (int r = 0; r < 2; ++r)
+            for (int j = 0; j < 24; ++j) {
+                int16_t want = (j < 2 || j >= 22) ? -1 : yh[k * 64 + r * 20 + j - 2];
+                check(pads[k * 64 + r * 32 + j] == want, "pads", j);
+            }
+    const int8_t* xi = (const int8_t*)x;
+    for (int i2 = 0; i2 < 2; ++i2)
+        for (int i1 = 0; i1 < 2; ++i1)
+            for (int j = 0; j < 96; ++j)
+                check((int8_t)loops[i2 * 288 + i1 * 128 + j] == xi[i2 * 192 + i1 * 96 + j], "loops", j);
+    auto desc = [](float u, float v) { return u > v; };
+    for (int k = 0; k < BLOCKS; ++k) {          // queues: ranks 0-7 and 8-15 of each sorted group of 32
+        float g0[32], g1[32], q[32];
+        std::copy(x + k * N, x + k * N + 32, g0);
+        std::copy(x + k * N + 32, x + k * N + 64, g1);
+        std::sort(g0, g0 + 32, desc);
+        std::sort(g1, g1 + 32, desc);
+        std::copy(g0, g0 + 16, q);
+        std::copy(g1, g1 + 16, q + 16);
+        std::sort(q, q + 32, desc);
+        for (int i = 0; i < 32; ++i) check(sorted[k * 64 + 2 * i] == q[i], "mrgsort", i);
+    }
+    const int16_t* xs = (const int16_t*)x;
+    for (int k = 0; k < BLOCKS; ++k)
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 16; ++j) {
+                check(trans[k * 512 + i * 16 + j] == xs[j * 16 + i], "transpose", i);
+                check(trans[k * 512 + 256 + i * 16 + j] == xs[j * 16 + i], "transto5hd", i);
+            }
+    for (int i = 0; i < 16; ++i) check(sum[i] == out[i] + out[N + i], "atomic add", i);
+    int32_t counter, top;
+    std::memcpy(&counter, &sum[16], 4);
+    std::memcpy(&top, &sum[17], 4);
+    check(counter == BLOCKS && top == BLOCKS + 4, "scalar atomics", counter);
+    const int32_t want[20] = {8, 63, 3, 3, 4, 3, 32, 0xFE, -2, 2, 3, 2, 256, 0x3510, 1, BLOCKS, 1, 1, 1, 0};
+    for (int k = 0; k < BLOCKS; ++k)
+        for (int i = 0; i < 20; ++i) check(res[k * NRES + i] == (i == 19 ? k : want[i]), "scalar", i);
+    printf(bad ? "FAIL (%d mismatches)\n" : "PASS\n", bad);
+    return bad ? 1 : 0;
+}
+"""
+
+
+@needs_compiler
+def test_c_api_program_runs_to_its_own_pass(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("MIGRATE_CHECK_CACHE", str(tmp_path / "cache"))
+    src = write(tmp_path, "capi_all.asc", PROGRAM)
+    code = main(["run", str(src), "--json", "-"])
+    out = capsys.readouterr()
+    doc = json.loads(out.out)
+    assert "PASS\n" in doc["stdout"], (doc["stdout"], out.err)
+    assert code == 0 and doc["exit_status"] == 0
+    launch = doc["launches"][0]
+    assert launch["block_dim"] == 2
+    assert not [d for d in launch["diagnostics"] if d.get("severity") == "error"], launch["diagnostics"]
+    counters = launch["counters"]
+    assert counters["RV_VSORT32"] > 0 and counters["RV_VMRGSORT"] > 0 and counters["RV_VTRANS"] > 0
