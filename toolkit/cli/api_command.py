@@ -3,6 +3,7 @@ implements, per family: in scope, implemented (with the forms covering each API)
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 
 import click
 
@@ -80,7 +81,7 @@ def render(report: dict, missing: bool) -> str:
             lines.append(f"\n{f['family']}: missing {len(f['missing'])}")
             lines += _wrap(f["missing"])
         elif not missing and f["implemented_apis"]:
-            lines.append(f"\n{f['family']}: implemented {f['implemented']} (forms: asc = .asc route, python = kernel API)")
+            lines.append(f"\n{f['family']}: implemented {f['implemented']} (forms by how they run)")
             lines += [f"  {a['name']}: {_form_counts(a)}" for a in f["implemented_apis"]]
     if report["not_catalogued"]:
         lines.append(f"\nthe toolkit also declares {len(report['not_catalogued'])} names the catalog does not know: "
@@ -89,10 +90,12 @@ def render(report: dict, missing: bool) -> str:
 
 
 def _form_counts(api: dict) -> str:
-    asc = sum(f.startswith("asc: ") for f in api["forms"])
-    py = sum(f.startswith("python: ") for f in api["forms"])
-    parts = ([f"asc {asc} form{'s' * (asc != 1)}"] if asc else []) + (["python"] if py else [])
-    return ", ".join(parts) + f" (documented {api['documented_forms']})"
+    """``3 forms (emulated 2, hand 1; documented 4)``: the forms by how they run (emulated, via another
+    API, native C++, hand-written, a type)."""
+    kinds = Counter(f.split(":", 1)[0].split(" ", 1)[0] for f in api["forms"])
+    n = len(api["forms"])
+    detail = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+    return f"{n} form{'s' * (n != 1)} ({detail}; documented {api['documented_forms']})"
 
 
 def _wrap(items: list[str], width: int = 110) -> list[str]:
