@@ -3,13 +3,24 @@ asc_get_phy_buf_addr, explicit synchronisation) that uses most C-API families (d
 layout, the loop and padding registers, the NDDMA, sort / transpose / 5HD, the DMA and scalar atomics,
 the bit operations, system values, the cross-core counters), run by ``migrate-check run`` as a user runs
 it: its own check (against values the host computes from the pages' formulas) must print PASS, with no
-error diagnostic."""
+error diagnostic; and its Python port (the same calls on the Python route) writes the same bytes and
+records the same events on both cores."""
 from __future__ import annotations
 
 import json
 
-from tests.asc_support import needs_compiler, write
+import numpy as np
+import pytest
+
+from tests.asc_support import build_and_run, event_key, needs_compiler, output_bytes, write
+from toolkit.ascendc import capi as C
+from toolkit.ascendc import capi_sync as S
+from toolkit.ascendc import capi_vec as V
+from toolkit.ascendc.sync import PipeType as P
+from toolkit.ascendc.system import GetBlockIdx
+from toolkit.ascendc.tensor import GmPtr, UbPtr
 from toolkit.cli import main
+from toolkit.engine.launch import gm_alloc, launch
 
 PROGRAM = r"""
 #include <cstdio>
@@ -220,9 +231,144 @@ int main()
 """
 
 
+N, NRES = 64, 24
+F32, I16, I8, U8, I32, U32 = (np.dtype(t) for t in (np.float32, np.int16, np.int8, np.uint8, np.int32, np.uint32))
+
+
+def _ub(offset: int, dt) -> UbPtr:
+    return UbPtr(offset, np.dtype(dt))
+
+
+def _g(p: GmPtr, dt, elems: int = 0) -> GmPtr:
+    return GmPtr(p.buf, p.offset + elems * np.dtype(dt).itemsize, dt)
+
+
+def _copies(blk, x, y, out, rows, pads, loops) -> None:
+    """The data-movement half of capi_kernel."""
+    a, b, c = _ub(0, F32), _ub(1024, F32), _ub(2048, F32)
+    C.asc_copy_gm2ub(a, _g(x, F32, blk * N), N * 4)
+    C.asc_copy_gm2ub_align_sync(b, _g(y, F32, blk * N), N * 4)
+    S.asc_sync_mte2(0)
+    C.asc_add_sync(c, a, b, N)
+    S.asc_sync_notify(P.PIPE_V, P.PIPE_MTE3, 0)
+    S.asc_sync_wait(P.PIPE_V, P.PIPE_MTE3, 0)
+    C.asc_copy_ub2gm(_g(out, F32, blk * N), c, N * 4)
+    r = _ub(4096, U8)
+    S.asc_sync_mte3(1)
+    C.asc_copy_gm2ub(r, _g(x, U8, blk * 256), 4, 40, 48, 64)
+    S.asc_sync_notify(P.PIPE_MTE2, P.PIPE_MTE3, 1)
+    S.asc_sync_wait(P.PIPE_MTE2, P.PIPE_MTE3, 1)
+    C.asc_copy_ub2gm(_g(rows, U8, blk * 160), r, 4, 40, 40, 64)
+    p = _ub(8192, I16)
+    C.asc_set_copy_pad_val(-1)
+    C.asc_copy_gm2ub_align(p, _g(y, I16, blk * 64), 2, 40, 2, 2, True, 0, 40, 64)
+    S.asc_sync_notify(P.PIPE_MTE2, P.PIPE_MTE3, 2)
+    S.asc_sync_wait(P.PIPE_MTE2, P.PIPE_MTE3, 2)
+    C.asc_copy_ub2gm_align(_g(pads, I16, blk * 64), p, 128)
+    lo = _ub(12288, I8)
+    C.asc_set_gm2ub_loop_size(2, 2)
+    C.asc_set_gm2ub_loop1_stride(96, 128)
+    C.asc_set_gm2ub_loop2_stride(192, 288)
+    C.asc_copy_gm2ub_align(lo, _g(x, I8), 2, 48, 0, 0, False, 0, 48, 48)
+    C.asc_set_gm2ub_loop_size(1, 1)
+    S.asc_sync_notify(P.PIPE_MTE2, P.PIPE_MTE3, 3)
+    S.asc_sync_wait(P.PIPE_MTE2, P.PIPE_MTE3, 3)
+    if blk == 0:
+        C.asc_copy_ub2gm_align_sync(_g(loops, I8), lo, 512)
+
+
+def _vector(blk, x, sorted_, trans, idx) -> None:
+    """Sort, merge, transpose and 5HD of capi_kernel."""
+    s, ix, sd, md = _ub(16384, F32), _ub(16384 + 512, U32), _ub(16384 + 1024, F32), _ub(16384 + 2048, F32)
+    C.asc_copy_gm2ub_sync(s, _g(x, F32, blk * N), N * 4)
+    C.asc_copy_gm2ub_sync(ix, _g(idx, U32), N * 4)
+    V.asc_bitsort_sync(sd, s, ix, 2)
+    V.asc_mrgsort4_sync(md, sd, sd + 16, sd + 64, sd + 80, 1, 8, 8, 8, 8, False, 15)
+    C.asc_copy_ub2gm_sync(_g(sorted_, F32, blk * 64), md, 256)
+    t0, t1, t2 = _ub(24576, I16), _ub(24576 + 512, I16), _ub(24576 + 1024, I16)
+    C.asc_copy_gm2ub_sync(t0, _g(x, I16), 512)
+    V.asc_transpose_sync(t1, t0)
+    src, dst = [t0 + 16 * k for k in range(16)], [t2 + 16 * k for k in range(16)]
+    for reg, lst in ((0, dst[:8]), (1, dst[8:]), (2, src[:8]), (3, src[8:])):
+        V.asc_set_va_reg(reg, *lst)
+    V.asc_transto5hd_b16_sync(0, 2, 1, 0, 0)
+    C.asc_copy_ub2gm_sync(_g(trans, I16, blk * 512), t1, 512)
+    C.asc_copy_ub2gm_sync(_g(trans, I16, blk * 512 + 256), t2, 512)
+
+
+#: the scalar results of capi_kernel (bit operations, casts, system values) but the core id
+SCALARS = [8, 63, 3, 3, 4, 3, 32, 0xFE, -2, 2, 3, 2, 256, 0x3510, 1, 2, 1, 1, 1]
+
+
+def capi_kernel(x, y, out, rows, pads, loops, sorted_, trans, sum_, res, idx):
+    """The Python port of the program's kernel (the C-only values, bit counts and casts, as numbers)."""
+    C.asc_init()
+    blk = GetBlockIdx()
+    _copies(blk, x, y, out, rows, pads, loops)
+    _vector(blk, x, sorted_, trans, idx)
+    S.asc_set_atomic_add_float()
+    C.asc_copy_ub2gm_sync(_g(sum_, F32), _ub(2048, F32), 64)
+    S.asc_set_atomic_none()
+    S.asc_atomic_add(_g(sum_, I32, 16), 1)
+    S.asc_atomic_max(_g(sum_, I32, 17), blk + 5)
+    rs = _g(res, I32, blk * NRES)
+    for k, v in enumerate(SCALARS[:16]):
+        S.asc_store_dev(rs + k, v)
+    ctrl = S.asc_get_ctrl()
+    S.asc_set_ctrl(ctrl | 1 << 48)
+    S.asc_store_dev(rs + 16, S.asc_get_ctrl() >> 48 & 1)
+    S.asc_set_ctrl(ctrl)
+    S.asc_set_store_atomic_config_v2(1, 0)
+    S.asc_set_atomic_none()
+    for k in (17, 18):
+        S.asc_store_dev(rs + k, SCALARS[k])
+    S.asc_store_dev(rs + 19, blk)
+    S.asc_sync_inter_arrive(P.PIPE_MTE3, 3)
+    S.asc_sync_inter_wait(P.PIPE_S, 3)
+    S.asc_sync_subblock_arrive(P.PIPE_S, 1)
+    S.asc_sync_subblock_wait(P.PIPE_S, 1)
+    S.asc_lock(P.PIPE_MTE3, 2)
+    S.asc_unlock(P.PIPE_MTE3, 2)
+    S.asc_sync_data_barrier(1)
+    S.asc_sync_pipe(P.PIPE_ALL)
+    S.asc_sync()
+
+
+def _inputs() -> list:
+    i = np.arange(2 * N)
+    x = (((i * 37) % 101).astype(np.float32) - 50).astype(F32)
+    y = ((i % 7).astype(np.float32) * 0.5).astype(F32)
+    sizes = {"out": 512, "rows": 320, "pads": 256, "loops": 512, "sorted": 512, "trans": 2048, "sum": 128, "res": 192}
+    return [gm_alloc("x", x.view(U8)), gm_alloc("y", y.view(U8)), *(gm_alloc(k, n) for k, n in sizes.items()),
+            gm_alloc("idx", np.arange(N, dtype=U32).view(U8))]
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("capi_cache")
+
+
 @needs_compiler
-def test_c_api_program_runs_to_its_own_pass(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("MIGRATE_CHECK_CACHE", str(tmp_path / "cache"))
+def test_the_python_port_writes_the_same_bytes_and_records_the_same_events(tmp_path, cache):
+    src = write(tmp_path, "capi_all.asc", PROGRAM)
+    asc = build_and_run(src, keep_events=True, cache=cache)
+    assert asc.failure is None and asc.exit_status == 0, (asc.failure, asc.stderr)
+    gm = _inputs()
+    py = launch(capi_kernel, 2, gm)
+    got = output_bytes(asc)
+    for name, ptr in zip(("out", "rows", "pads", "loops", "sorted", "trans", "sum", "res"), gm[2:10]):
+        buf = ptr.buf
+        assert got[name] == buf.data[buf.writer >= 0].tobytes(), name
+    assert len(py.cores[0].events) > 60 and py.cores[1].events
+    for core in range(2):
+        assert [event_key(e) for e in asc.launches[0]["events"][core]] == \
+            [event_key(e) for e in py.cores[core].events], core
+    assert [d["code"] for d in asc.launches[0]["diagnostics"]] == py.diagnostics.codes()
+
+
+@needs_compiler
+def test_c_api_program_runs_to_its_own_pass(tmp_path, capsys, monkeypatch, cache):
+    monkeypatch.setenv("MIGRATE_CHECK_CACHE", str(cache))
     src = write(tmp_path, "capi_all.asc", PROGRAM)
     code = main(["run", str(src), "--json", "-"])
     out = capsys.readouterr()
