@@ -12,7 +12,13 @@ import json
 import numpy as np
 import pytest
 
-from tests.asc_support import build_and_run, event_key, needs_compiler, output_bytes, write
+from tests.asc_support import (
+    build_and_run,
+    event_key,
+    needs_compiler,
+    output_bytes,
+    write,
+)
 from toolkit.ascendc import capi as C
 from toolkit.ascendc import capi_sync as S
 from toolkit.ascendc import capi_vec as V
