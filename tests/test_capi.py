@@ -83,6 +83,15 @@ def test_ub2gm_burst_form(ctx, n, length, dst_stride, src_stride):
                                       data[k * src_stride:k * src_stride + length])
 
 
+def test_ub2gm_align_2201_form_counts_gaps_in_datablocks(ctx):
+    data = (np.arange(256) % 241).astype(U8)
+    ctx.ub.write(UB, data)
+    out = gm_alloc("out", 512)
+    capi.asc_copy_ub2gm_align(out, UbPtr(UB, U8), 2, 32, 0, 0, 1, 2)     # UB gap 32 B, GM gap 64 B
+    np.testing.assert_array_equal(out.buf.data[:32], data[:32])
+    np.testing.assert_array_equal(out.buf.data[96:128], data[64:96])
+
+
 def test_ub2gm_and_align_sync_forms_wait_for_the_vector_pipe_and_the_copy(ctx):
     data = np.arange(16, dtype=F32)
     ctx.ub.write(UB, data.view(U8))

@@ -154,10 +154,15 @@ def asc_copy_ub2gm_sync(dst: GmPtr, src: UbPtr, size: Any) -> None:
 
 
 def asc_copy_ub2gm_align(dst: GmPtr, src: UbPtr, *args: Any) -> None:
-    """``(size)`` or 3510 ``(n_burst, len_burst, l2_cache_mode, dst_stride, src_stride)``."""
+    """``(size)``; 3510 ``(n_burst, len_burst, l2_cache_mode, dst_stride, src_stride)``; 2201 ``(n_burst,
+    len_burst, left_padding_num, right_padding_num, src_gap, dst_gap)`` (gaps in DataBlocks; the padding
+    counts do not change what reaches GM: assumed, the way out has nothing to pad)."""
     if len(args) == 1:
         size = _int(args[0])
         return _to_gm("asc_copy_ub2gm_align", _global(dst), _local(src, size), 1, size, 0, 0)
+    if len(args) == 6:
+        n, length, s_gap, d_gap = _int(args[0]), _int(args[1]), _int(args[4]), _int(args[5])
+        return dma.DataCopyPad(_global(dst), _local(src, 1 << 20), DataCopyExtParams(n, length, s_gap, d_gap * 32, 0))
     n, length, d_stride, s_stride = _int(args[0]), _int(args[1]), _int(args[3]), _int(args[4])
     _to_gm("asc_copy_ub2gm_align", _global(dst), _local(src, (n - 1) * s_stride + length), n, length, d_stride,
            s_stride)

@@ -77,6 +77,8 @@ _DATAMOVE = [
         dtypes=(*_BYTES8_32, *_FP8)),
     api(FAMILY, "asc_copy_ub2gm_align", capi.asc_copy_ub2gm_align, form(*_TOUT, _SIZE),
         form(*_TOUT, *_pad_out("asc_store_l2_cache_mode", "int")), form(*_TOUT, *_pad_out("uint8_t", None)),
+        form(*_TOUT, scalar("n_burst", _U16), scalar("len_burst", "uint32_t"), scalar("left_padding_num", "uint8_t"),
+             scalar("right_padding_num", "uint8_t"), scalar("src_gap", "uint32_t"), scalar("dst_gap", "uint32_t")),
         doc=_ALIGN_OUT, dtypes=(*_BYTES8_32, *_FP8)),
     api(FAMILY, "asc_copy_ub2gm_align_sync", capi.asc_copy_ub2gm_align_sync, form(*_TOUT, _SIZE), doc=_ALIGN_OUT,
         dtypes=(*_BYTES8_32, *_FP8, "double", "int64_t", "uint64_t")),

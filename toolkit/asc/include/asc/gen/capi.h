@@ -102,6 +102,12 @@ void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint
     __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(n_burst); c.num(len_burst); c.num(l2_cache_mode); c.num(dst_stride); c.num(src_stride);
     c.go();
 }
+template <class T>
+void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t left_padding_num, uint8_t right_padding_num, uint32_t src_gap, uint32_t dst_gap, ASC_SLP) {
+    ASC_CALL(2060673060, "asc_copy_ub2gm_align");
+    __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(n_burst); c.num(len_burst); c.num(left_padding_num); c.num(right_padding_num); c.num(src_gap); c.num(dst_gap);
+    c.go();
+}
 // asc_copy_ub2gm_align_sync (C-API/vector_datamove/asc_copy_ub2gm_align/asc_copy_ub2gm_align_arch_3510.md)
 template <class T>
 void asc_copy_ub2gm_align_sync(__gm__ T* dst, __ubuf__ T* src, uint32_t size, ASC_SLP) {
