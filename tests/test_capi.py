@@ -64,6 +64,18 @@ def test_gm2ub_burst_form_places_each_block_at_its_head_to_head_stride(ctx, n, l
     assert dmas(ctx) == [("GM2UB", n * length, n)]
 
 
+def test_zero_sizes_move_nothing(ctx):
+    x = np.arange(64, dtype=U8)
+    capi.asc_copy_gm2ub(UbPtr(UB, U8), gmp(x), 0)
+    capi.asc_copy_gm2ub(UbPtr(UB, U8), gmp(x, "y"), 0, 32, 32, 32)
+    capi.asc_copy_ub2gm(gm_alloc("out", 64), UbPtr(UB, U8), 0)
+    assert dmas(ctx) == [] and not ctx.ub.defined[UB:UB + 64].any() and ctx.diag.codes() == []
+
+
+def test_an_unaligned_ub_stride_is_a_bad_parameter(ctx):
+    assert abort_code(capi.asc_copy_gm2ub, UbPtr(UB, U8), gmp(np.zeros(256, U8)), 2, 40, 40, 48) == "BAD_PARAMETER"
+
+
 def test_gm2ub_size_form_is_one_datacopypad_block(ctx):
     x = np.arange(64, dtype=F32)
     capi.asc_copy_gm2ub(UbPtr(UB, F32), gmp(x), 256)

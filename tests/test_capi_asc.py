@@ -44,7 +44,7 @@ __aicore__ inline __ubuf__ uint8_t* ub_at(uint64_t offset) { return (__ubuf__ ui
 
 extern "C" __global__ __aicore__ void capi_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR rows, GM_ADDR pads,
                                                   GM_ADDR loops, GM_ADDR sorted, GM_ADDR trans, GM_ADDR sum,
-                                                  GM_ADDR res, GM_ADDR idx)
+                                                  GM_ADDR res, GM_ADDR idx, GM_ADDR nds)
 {
     asc_init();
     int64_t blk = asc_get_block_idx();
@@ -85,6 +85,24 @@ extern "C" __global__ __aicore__ void capi_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR 
     asc_sync_notify(PIPE_MTE2, PIPE_MTE3, EVENT_ID3);
     asc_sync_wait(PIPE_MTE2, PIPE_MTE3, EVENT_ID3);
     if (blk == 0) asc_copy_ub2gm_align_sync((__gm__ int8_t*)loops, l, 512);
+    // NDDMA: 3 rows of 4 floats into rows of 6, one constant 9 each side and one padded row below; then UB -> UB
+    __ubuf__ float* nd = (__ubuf__ float*)ub_at(28672);
+    __ubuf__ float* nd2 = (__ubuf__ float*)ub_at(28672 + 256);
+    asc_set_ndim_loop0_stride(1, 1);
+    asc_set_ndim_loop1_stride(6, 4);
+    asc_set_ndim_loop2_stride(0, 0);
+    asc_set_ndim_loop3_stride(0, 0);
+    asc_set_ndim_loop4_stride(0, 0);
+    asc_ndim_pad_count_config pc;
+    pc.loop1_rp_count = 1;
+    asc_set_ndim_pad_count(pc);
+    asc_set_ndim_pad_value(9.0f);
+    asc_ndim_copy_gm2ub(nd, (__gm__ float*)y + blk * N, 4, 3, 1, 1, 1, 1, 1, true,
+                        asc_load_l2_cache_mode::NORMAL_FIRST_VICTIM);
+    asc_sync_notify(PIPE_MTE2, PIPE_MTE3, EVENT_ID4);
+    asc_sync_wait(PIPE_MTE2, PIPE_MTE3, EVENT_ID4);
+    asc_copy_ub2ub_sync(nd2, nd, 96);
+    asc_copy_ub2gm_sync((__gm__ float*)nds + blk * 24, nd2, 96);
     // sort 32 (score, index) pairs, then merge the four sorted quarters of 2 x 32 with asc_mrgsort4
     __ubuf__ float* s = (__ubuf__ float*)ub_at(16384);
     __ubuf__ uint32_t* ix = (__ubuf__ uint32_t*)ub_at(16384 + 512);
@@ -150,6 +168,16 @@ extern "C" __global__ __aicore__ void capi_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR 
     asc_store_dev(rs + 17, (int32_t)cfg.atomic_type);
     asc_store_dev(rs + 18, (int32_t)(asc_get_system_cycle() > 0));
     asc_store_dev(rs + 19, (int32_t)asc_get_core_id());
+    asc_load3d_v2_config l3;
+    asc_fill_value_config fv;
+    fv.repeat = 3;
+    fv.blk_num = 2;
+    asc_l13d_fmatrix_config fm;
+    fm.l1_height = 5;
+    fm.l1_width = 7;
+    asc_store_dev(rs + 20, (int32_t)l3.rpt_time);
+    asc_store_dev(rs + 21, (int32_t)fv.config);
+    asc_store_dev(rs + 22, (int32_t)(fm.config & 0xFFFFFFFFu));
     // the cross-core counters, a mutex, a memory barrier
     asc_sync_inter_arrive(PIPE_MTE3, (int64_t)3);
     asc_sync_inter_wait(PIPE_S, (int64_t)3);
@@ -171,19 +199,20 @@ int main()
     int32_t res[BLOCKS * NRES] = {};
     uint32_t idx[N];
     for (uint32_t i = 0; i < N; ++i) idx[i] = i;
+    float nds[BLOCKS * 24] = {};
     for (int i = 0; i < NX; ++i) { x[i] = (float)((i * 37) % 101) - 50.0f; y[i] = (float)(i % 7) * 0.5f; }
     std::memset(sum, 0, sizeof sum);
     struct Buf { void* host; size_t size; uint8_t* dev; } bufs[] = {
         {x, sizeof x}, {y, sizeof y}, {out, sizeof out}, {rows, sizeof rows}, {pads, sizeof pads},
         {loops, sizeof loops}, {sorted, sizeof sorted}, {trans, sizeof trans}, {sum, sizeof sum}, {res, sizeof res},
-        {idx, sizeof idx}};
+        {idx, sizeof idx}, {nds, sizeof nds}};
     for (auto& b : bufs) {
         aclrtMalloc((void**)&b.dev, b.size, ACL_MEM_MALLOC_HUGE_FIRST);
         aclrtMemcpy(b.dev, b.size, b.host, b.size, ACL_MEMCPY_HOST_TO_DEVICE);
     }
     capi_kernel<<<BLOCKS, nullptr, nullptr>>>(bufs[0].dev, bufs[1].dev, bufs[2].dev, bufs[3].dev, bufs[4].dev,
                                               bufs[5].dev, bufs[6].dev, bufs[7].dev, bufs[8].dev, bufs[9].dev,
-                                              bufs[10].dev);
+                                              bufs[10].dev, bufs[11].dev);
     for (auto& b : bufs) aclrtMemcpy(b.host, b.size, b.dev, b.size, ACL_MEMCPY_DEVICE_TO_HOST);
     int bad = 0;
     auto check = [&](bool ok, const char* what, int i) { if (!ok && bad++ < 8) printf("mismatch %s %d\n", what, i); };
@@ -224,13 +253,20 @@ int main()
                 check(trans[k * 512 + 256 + i * 16 + j] == xs[j * 16 + i], "transto5hd", i);
             }
     for (int i = 0; i < 16; ++i) check(sum[i] == out[i] + out[N + i], "atomic add", i);
+    for (int k = 0; k < BLOCKS; ++k)
+        for (int r = 0; r < 4; ++r)
+            for (int j = 0; j < 6; ++j) {
+                float want = (r == 3 || j == 0 || j == 5) ? 9.0f : y[k * N + r * 4 + j - 1];
+                check(nds[k * 24 + r * 6 + j] == want, "ndim", j);
+            }
     int32_t counter, top;
     std::memcpy(&counter, &sum[16], 4);
     std::memcpy(&top, &sum[17], 4);
     check(counter == BLOCKS && top == BLOCKS + 4, "scalar atomics", counter);
-    const int32_t want[20] = {8, 63, 3, 3, 4, 3, 32, 0xFE, -2, 2, 3, 2, 256, 0x3510, 1, BLOCKS, 1, 1, 1, 0};
+    const int32_t want[23] = {8, 63, 3, 3, 4, 3, 32, 0xFE, -2, 2, 3, 2, 256, 0x3510, 1, BLOCKS, 1, 1, 1, 0, 1,
+                              3 | 2 << 16, 5 | 7 << 16};
     for (int k = 0; k < BLOCKS; ++k)
-        for (int i = 0; i < 20; ++i) check(res[k * NRES + i] == (i == 19 ? k : want[i]), "scalar", i);
+        for (int i = 0; i < 23; ++i) check(res[k * NRES + i] == (i == 19 ? k : want[i]), "scalar", i);
     printf(bad ? "FAIL (%d mismatches)\n" : "PASS\n", bad);
     return bad ? 1 : 0;
 }
@@ -249,7 +285,7 @@ def _g(p: GmPtr, dt, elems: int = 0) -> GmPtr:
     return GmPtr(p.buf, p.offset + elems * np.dtype(dt).itemsize, dt)
 
 
-def _copies(blk, x, y, out, rows, pads, loops) -> None:
+def _copies(blk, x, y, out, rows, pads, loops, nds) -> None:
     """The data-movement half of capi_kernel."""
     a, b, c = _ub(0, F32), _ub(1024, F32), _ub(2048, F32)
     C.asc_copy_gm2ub(a, _g(x, F32, blk * N), N * 4)
@@ -281,6 +317,16 @@ def _copies(blk, x, y, out, rows, pads, loops) -> None:
     S.asc_sync_wait(P.PIPE_MTE2, P.PIPE_MTE3, 3)
     if blk == 0:
         C.asc_copy_ub2gm_align_sync(_g(loops, I8), lo, 512)
+    nd, nd2 = _ub(28672, F32), _ub(28672 + 256, F32)
+    for d, strides in enumerate(((1, 1), (6, 4), (0, 0), (0, 0), (0, 0))):
+        getattr(C, f"asc_set_ndim_loop{d}_stride")(*strides)
+    C.asc_set_ndim_pad_count(1 << 8)
+    C.asc_set_ndim_pad_value(9.0)
+    C.asc_ndim_copy_gm2ub(nd, _g(y, F32, blk * N), 4, 3, 1, 1, 1, 1, 1, True, 0)
+    S.asc_sync_notify(P.PIPE_MTE2, P.PIPE_MTE3, 4)
+    S.asc_sync_wait(P.PIPE_MTE2, P.PIPE_MTE3, 4)
+    C.asc_copy_ub2ub_sync(nd2, nd, 96)
+    C.asc_copy_ub2gm_sync(_g(nds, F32, blk * 24), nd2, 96)
 
 
 def _vector(blk, x, sorted_, trans, idx) -> None:
@@ -303,14 +349,14 @@ def _vector(blk, x, sorted_, trans, idx) -> None:
 
 
 #: the scalar results of capi_kernel (bit operations, casts, system values) but the core id
-SCALARS = [8, 63, 3, 3, 4, 3, 32, 0xFE, -2, 2, 3, 2, 256, 0x3510, 1, 2, 1, 1, 1]
+SCALARS = [8, 63, 3, 3, 4, 3, 32, 0xFE, -2, 2, 3, 2, 256, 0x3510, 1, 2, 1, 1, 1, None, 1, 3 | 2 << 16, 5 | 7 << 16]
 
 
-def capi_kernel(x, y, out, rows, pads, loops, sorted_, trans, sum_, res, idx):
+def capi_kernel(x, y, out, rows, pads, loops, sorted_, trans, sum_, res, idx, nds):
     """The Python port of the program's kernel (the C-only values, bit counts and casts, as numbers)."""
     C.asc_init()
     blk = GetBlockIdx()
-    _copies(blk, x, y, out, rows, pads, loops)
+    _copies(blk, x, y, out, rows, pads, loops, nds)
     _vector(blk, x, sorted_, trans, idx)
     S.asc_set_atomic_add_float()
     C.asc_copy_ub2gm_sync(_g(sum_, F32), _ub(2048, F32), 64)
@@ -329,6 +375,8 @@ def capi_kernel(x, y, out, rows, pads, loops, sorted_, trans, sum_, res, idx):
     for k in (17, 18):
         S.asc_store_dev(rs + k, SCALARS[k])
     S.asc_store_dev(rs + 19, blk)
+    for k in (20, 21, 22):
+        S.asc_store_dev(rs + k, SCALARS[k])
     S.asc_sync_inter_arrive(P.PIPE_MTE3, 3)
     S.asc_sync_inter_wait(P.PIPE_S, 3)
     S.asc_sync_subblock_arrive(P.PIPE_S, 1)
@@ -346,7 +394,7 @@ def _inputs() -> list:
     y = ((i % 7).astype(np.float32) * 0.5).astype(F32)
     sizes = {"out": 512, "rows": 320, "pads": 256, "loops": 512, "sorted": 512, "trans": 2048, "sum": 128, "res": 192}
     return [gm_alloc("x", x.view(U8)), gm_alloc("y", y.view(U8)), *(gm_alloc(k, n) for k, n in sizes.items()),
-            gm_alloc("idx", np.arange(N, dtype=U32).view(U8))]
+            gm_alloc("idx", np.arange(N, dtype=U32).view(U8)), gm_alloc("nds", 192)]
 
 
 @pytest.fixture(scope="module")
@@ -362,7 +410,10 @@ def test_the_python_port_writes_the_same_bytes_and_records_the_same_events(tmp_p
     gm = _inputs()
     py = launch(capi_kernel, 2, gm)
     got = output_bytes(asc)
-    for name, ptr in zip(("out", "rows", "pads", "loops", "sorted", "trans", "sum", "res"), gm[2:10]):
+    names = ("out", "rows", "pads", "loops", "sorted", "trans", "sum", "res", None, "nds")
+    for name, ptr in zip(names, gm[2:]):
+        if name is None:
+            continue
         buf = ptr.buf
         assert got[name] == buf.data[buf.writer >= 0].tobytes(), name
     assert len(py.cores[0].events) > 60 and py.cores[1].events
