@@ -126,6 +126,18 @@ def test_gm2ub_align_pads_left_and_right_with_the_pad_register_or_the_first_elem
         np.testing.assert_array_equal(block, [fill] * 2 + list(x[k * 20:k * 20 + 20]) + [fill] * 3)
 
 
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.float16, ml_dtypes.bfloat16, np.int32,
+                                np.uint32, np.float32])
+def test_align_copies_round_trip_every_listed_dtype(ctx, dt):
+    dt = np.dtype(dt)
+    n = 96 // dt.itemsize
+    x = (np.arange(n) % 120).astype(dt)
+    capi.asc_copy_gm2ub_align(UbPtr(UB, dt), gmp(x), 96)
+    out = gm_alloc("out", 96)
+    capi.asc_copy_ub2gm_align(GmPtr(out.buf, 0, dt), UbPtr(UB, dt), 2, 32, 0, 32, 64)   # every other block
+    np.testing.assert_array_equal(out.buf.data[:64], np.concatenate([x.view(U8)[:32], x.view(U8)[64:96]]))
+
+
 def test_gm2ub_align_2201_form_counts_gaps_in_datablocks(ctx):
     x = np.arange(256, dtype=U8)
     capi.asc_copy_gm2ub_align(UbPtr(UB, U8), gmp(x), 2, 32, 0, 0, 1, 1)     # src gap 32 B, dst gap 32 B
