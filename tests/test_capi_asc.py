@@ -26,7 +26,7 @@ from toolkit.ascendc.sync import PipeType as P
 from toolkit.ascendc.system import GetBlockIdx
 from toolkit.ascendc.tensor import GmPtr, UbPtr
 from toolkit.cli import main
-from toolkit.engine.launch import gm_alloc, launch
+from toolkit.engine.launch import gm_alloc, launch, launch_mode
 
 PROGRAM = r"""
 #include <cstdio>
@@ -421,6 +421,16 @@ def test_the_python_port_writes_the_same_bytes_and_records_the_same_events(tmp_p
         assert [event_key(e) for e in asc.launches[0]["events"][core]] == \
             [event_key(e) for e in py.cores[core].events], core
     assert [d["code"] for d in asc.launches[0]["diagnostics"]] == py.diagnostics.codes()
+
+
+def test_the_port_runs_alike_in_lock_step_and_serially():
+    outs = []
+    for mode in ("lockstep", "serial"):
+        gm = _inputs()
+        with launch_mode(mode):
+            run = launch(capi_kernel, 2, gm)
+        outs.append(([p.buf.data.tobytes() for p in gm], [[event_key(e) for e in c.events] for c in run.cores]))
+    assert outs[0] == outs[1]
 
 
 @needs_compiler
