@@ -19,6 +19,7 @@ from tests.asc_support import (
     output_bytes,
     write,
 )
+from toolkit.asc.rewrite import rewrite
 from toolkit.ascendc import capi as C
 from toolkit.ascendc import capi_sync as S
 from toolkit.ascendc import capi_vec as V
@@ -447,3 +448,76 @@ def test_c_api_program_runs_to_its_own_pass(tmp_path, capsys, monkeypatch, cache
     assert not [d for d in launch["diagnostics"] if d.get("severity") == "error"], launch["diagnostics"]
     counters = launch["counters"]
     assert counters["RV_VSORT32"] > 0 and counters["RV_VMRGSORT"] > 0 and counters["RV_VTRANS"] > 0
+
+
+#: the C API's UB arrays, as the per-API pages' examples declare their operands (asc_sync_mte2's example)
+ARRAYS = r"""#include <cstdio>
+#include "acl/acl.h"
+#include "c_api/asc_simd.h"
+
+struct UbBuff {
+    float a[64];
+    float b[64];
+};
+
+extern "C" __global__ __aicore__ void add_kernel(GM_ADDR src0_gm, GM_ADDR src1_gm, GM_ADDR dst_gm)
+{
+    constexpr uint32_t total_length = 128;
+    __ubuf__ float src0[total_length];
+    __ubuf__ float src1[total_length];
+    __ubuf__ float dst[total_length];
+    int64_t off = asc_get_block_idx() * total_length;
+    asc_copy_gm2ub(src0, (__gm__ float*)src0_gm + off, total_length * sizeof(float));
+    asc_copy_gm2ub(src1, (__gm__ float*)src1_gm + off, total_length * sizeof(float));
+    asc_sync_mte2(0);
+    asc_add_sync(dst, src1, src0, total_length);
+    asc_sync();
+    __ubuf__ UbBuff buff{};
+    asc_copy_ub2ub(buff.a, dst, 64 * sizeof(float));
+    asc_sync_vec();
+    asc_copy_ub2gm((__gm__ float*)dst_gm + off, dst, total_length * sizeof(float));
+    asc_copy_ub2gm((__gm__ float*)dst_gm + 512 + asc_get_block_idx() * 64, buff.a, 64 * sizeof(float));
+}
+
+int main()
+{
+    float x[256], y[256], z[256 + 512] = {};
+    for (int i = 0; i < 256; ++i) { x[i] = (float)i; y[i] = 0.5f * (float)i; }
+    uint8_t *dx, *dy, *dz;
+    aclrtMalloc((void**)&dx, sizeof x, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&dy, sizeof y, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&dz, sizeof z, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(dx, sizeof x, x, sizeof x, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(dy, sizeof y, y, sizeof y, ACL_MEMCPY_HOST_TO_DEVICE);
+    add_kernel<<<2, nullptr, nullptr>>>(dx, dy, dz);
+    aclrtMemcpy(z, sizeof z, dz, sizeof z, ACL_MEMCPY_DEVICE_TO_HOST);
+    bool ok = true;
+    for (int i = 0; i < 256; ++i) ok = ok && z[i] == 1.5f * (float)i;
+    for (int k = 0; k < 2; ++k)
+        for (int i = 0; i < 64; ++i) ok = ok && z[512 + k * 64 + i] == 1.5f * (float)(k * 128 + i);
+    printf(ok ? "PASS\n" : "FAIL\n");
+    return ok ? 0 : 1;
+}
+"""
+
+
+def test_ub_arrays_become_pointers_into_ub_on_their_own_lines():
+    src = ("void k() {\n    __ubuf__ half dst[N];\n    __ubuf__ half* p = (__ubuf__ half*)dst;\n"
+           "    __ubuf__ float* lst[16] = {};\n    __ubuf__ Buf b{};\n}\nvoid f(__ubuf__ half a[8]);\n")
+    out = rewrite(src, "k.asc")
+    lines = out.text.split("\n")[1:]
+    assert out.ub_arrays == [2, 5] and len(lines) == len(src.split("\n"))
+    assert lines[1].startswith("    half* const dst = ::__asc::ub_array<half>(") and lines[1].endswith(", (N));")
+    assert lines[2:4] == src.split("\n")[2:4] and lines[6] == "void f(__ubuf__ half a[8]);"
+    assert lines[4].startswith("    Buf& b = *::new (::__asc::ub_array<Buf>(") and lines[4].endswith(" Buf{};")
+
+
+@needs_compiler
+def test_a_per_api_example_with_ub_arrays_runs_to_its_pass(tmp_path, capsys, monkeypatch, cache):
+    monkeypatch.setenv("MIGRATE_CHECK_CACHE", str(cache))
+    src = write(tmp_path, "arrays.asc", ARRAYS)
+    code = main(["run", str(src), "--json", "-"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and "PASS\n" in doc["stdout"], doc["stdout"]
+    launch = doc["launches"][0]
+    assert launch["diagnostics"] == [] and launch["ub"]["total_bytes"] == 3 * 512 + 256

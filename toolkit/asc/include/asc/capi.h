@@ -7,6 +7,22 @@
 #ifndef __cbuf__
 #define __cbuf__
 #endif
+#include <new>
+
+namespace __asc {
+// The C API's UB arrays (`__ubuf__ half dst[N];`, rewritten by toolkit/asc/rewrite.py): each declaration
+// gets its 32 B aligned place the first time it runs, from UB address 0 up, kept for the program's run
+// (every core and launch uses the same addresses, as a compiler's static UB layout would).
+inline unsigned long long ub_array_top = 0;
+template <class T>
+inline T* ub_array(unsigned long long& site, unsigned long long count) {
+    if (site == ~0ull) {
+        site = (ub_array_top + 31) / 32 * 32;
+        ub_array_top = site + count * sizeof(T);
+    }
+    return (T*)(ub_base + site);
+}
+}  // namespace __asc
 
 // -- C-API/enum -------------------------------------------------------------------------------------------
 enum class asc_load_l2_cache_mode : uint8_t {
