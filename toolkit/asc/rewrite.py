@@ -1,6 +1,6 @@
 """Source rewrite of an ``.asc`` translation unit before the C++ compiler sees it.
 
-Three edits, all on the same lines as the original text (line numbers never move; a ``#line`` directive
+Four edits, all on the same lines as the original text (line numbers never move; a ``#line`` directive
 at the top keeps the original file name in compiler messages, ``__FILE__`` and ``source_location``):
 
 1. ``kernel<<<blockDim, l2ctrl, stream>>>(args)`` (plain or templated kernel) becomes
