@@ -38,6 +38,29 @@ def test_a_name_two_families_document_is_credited_to_the_basic_api():
     assert high["missing"] == ["AscendC::Exp"]
 
 
+def test_forms_whose_page_is_another_familys_are_credited_to_that_family():
+    mem = {**entry("AscendC::Cast", "基础API/Memory矢量计算"), "pages": ["基础API/Memory矢量计算/Cast.md"]}
+    scalar = {**entry("AscendC::Cast", "基础API/标量计算"), "pages": ["基础API/标量计算/Cast（float转bfloat16_t）.md"]}
+    vec, sca = "asc: void Cast(dst, src, mode, n)", "hand: bfloat16_t Cast(const float&)"
+    pages = {"AscendC::Cast": {vec: "基础API/Memory矢量计算/Cast.md", sca: "基础API/标量计算/Cast（float转bfloat16_t）.md"}}
+    rep = coverage.coverage([mem, scalar], {"AscendC::Cast": [vec, sca]}, pages=pages)
+    got = {f["family"]: [a["forms"] for a in f["implemented_apis"]] for f in rep["families"]}
+    assert got == {"基础API/Memory矢量计算": [[vec]], "基础API/标量计算": [[sca]]}
+    rep = coverage.coverage([mem, scalar], {"AscendC::Cast": [vec]}, pages={"AscendC::Cast": {vec: None}})
+    assert [f["implemented"] for f in rep["families"]] == [1, 0]      # no page: the preferred entry
+
+
+def test_the_c_api_families_and_the_basic_gaps_are_implemented(tmp_path):
+    out = tmp_path / "api.json"
+    assert main(["api", "--json", str(out)]) == 0
+    fams = {f["family"]: f for f in json.loads(out.read_text(encoding="utf-8"))["families"]}
+    for fam in ("C-API/vector_compute", "C-API/vector_datamove", "C-API/sync", "C-API/sys_var", "C-API/scalar_compute",
+                "C-API/simd_atomic", "C-API/struct", "C-API/enum", "C-API/misc", "基础API/Memory矢量计算",
+                "基础API/辅助数据结构", "基础API/标量计算"):
+        assert fams[fam]["missing"] == [] and fams[fam]["implemented"] == fams[fam]["in_scope"] > 0, fam
+    assert "asc_float2int32_rd" not in {a["name"] for a in fams["C-API/reg"]["implemented_apis"]}
+
+
 def test_api_command_json_and_missing_list(tmp_path, capsys):
     out = tmp_path / "api.json"
     assert main(["api", "--json", str(out)]) == 0

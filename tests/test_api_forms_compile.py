@@ -36,7 +36,14 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "const LocalTensor<T>*": "lta", "const MrgSortSrcList<T>&": "MrgSortSrcList<float>{}",
         "const MrgSort4Info&": "MrgSort4Info{}", "const VdeqInfo&": "VdeqInfo{}",
         "const TransposeParamsExt&": "TransposeParamsExt{}",
-        "ReduceOrder": "ReduceOrder::ORDER_VALUE_INDEX", "CMPMODE": "CMPMODE::LT", "SELMODE": "SELMODE::VSEL_TENSOR_TENSOR_MODE"}
+        "ReduceOrder": "ReduceOrder::ORDER_VALUE_INDEX", "CMPMODE": "CMPMODE::LT", "SELMODE": "SELMODE::VSEL_TENSOR_TENSOR_MODE",
+        # the C API (capimisc)
+        "__gm__ void*": "gp", "__ubuf__ void*": "pf", "pipe_t": "PIPE_V", "event_t": "EVENT_ID0", "mem_dsb_t": "DSB_ALL",
+        "ub_addr8_t": "VA0", "const ascMutexExecuteMode": "ASC_LOCK_BLOCK", "__cbuf__ void*": "nullptr",
+        "asc_load_l2_cache_mode": "asc_load_l2_cache_mode::NORMAL_FIRST_VICTIM",
+        "asc_store_l2_cache_mode": "asc_store_l2_cache_mode::NORMAL_FIRST_VICTIM", "asc_store_atomic_config&": "sac",
+        "asc_ndim_pad_count_config&": "npc", "__ubuf__ T**": "pfa", "__ubuf__ uint32_t*": "pu",
+        "uint8_t": "(uint8_t)1", "uint64_t": "u64", "int64_t": "(int64_t)1", "DataCopyMVType": "DataCopyMVType::OUT_TO_UB"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -51,6 +58,7 @@ void probe_every_form() {
     auto lay = MakeLayout(MakeShape(3, 4), MakeStride(4, 1)); TensorTrait<float> tt; TensorDesc<float> td;
     Layout<Shape<>, Stride<>> el; SliceInfo slices[1] = {}; NdDmaParams<float, 2> ndp{};
     LocalTensor<uint32_t> lu; LocalTensor<uint8_t> lb; LocalTensor<uint64_t> l64; LocalTensor<float> lta[16];
+    asc_store_atomic_config sac; asc_ndim_pad_count_config npc; __ubuf__ float* pfa[16] = {}; __ubuf__ uint32_t* pu = nullptr;
 """
 
 

@@ -15,7 +15,7 @@ from toolkit.ascendc import sysenums as se
 from toolkit.ascendc import membase as mb
 from toolkit.ascendc.api.spec import stable_id
 from toolkit.ascendc.atomic import AtomicDtype, AtomicOp
-from toolkit.ascendc.dma import PaddingMode
+from toolkit.ascendc.dma import DataCopyMVType, PaddingMode
 from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.sync import HardEvent, MemDsbT, PipeType
@@ -58,6 +58,7 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "KernelMode", se.KernelMode, "int"),
     ("AscendC", "DataFormat", se.DataFormat, "uint8_t"),
     ("AscendC", "PaddingMode", PaddingMode, "uint8_t"),
+    ("AscendC", "DataCopyMVType", DataCopyMVType, "uint8_t"),      # helper capimisc: SetLoopModePara
     # ---- MemBase breadth (helper bmem)
     ("AscendC", "MaskMode", mb.MaskMode, "uint8_t"),
     ("AscendC", "SELMODE", mb.SELMODE, "uint8_t"),

@@ -1,6 +1,6 @@
 """The public Ascend C names our headers declare: functions, member functions, classes and structs, type
 aliases and constants inside namespace ``AscendC`` (and nested ones), plus the global ``asc_*`` C API
-functions and macros. The API definition test requires a definition for each.
+functions, types and constants and macros. The API definition test requires a definition for each.
 
 Why hand-written: our headers are our own, in one plain style, and a scan of their tokens (the ``.asc``
 rewrite's lexer) is enough to list what they declare; a C++ front end (libclang) would be a new native
@@ -16,6 +16,8 @@ from .lexer import DIRECTIVE, IDENT, Token, match_forward, skip_angles, tokens
 from .toolchain import INCLUDE
 
 _INC = re.compile(r'^[ \t]*#include "(asc/gen/\w+\.inc)"[ \t]*$', re.M)
+#: the global names of the C API: asc_* functions and types, ascCamelCase enums, ASC_* constants
+_C_API = re.compile(r"asc_|asc[A-Z]|ASC_")
 _SKIP_CALLS = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "static_assert", "alignas",
                "noexcept", "defined", "static_cast", "reinterpret_cast", "const_cast", "operator"}
 
@@ -54,7 +56,7 @@ class _Scanner:
 
     def add(self, scope: list[str], name: str, tok: Token, macro: bool = False) -> None:
         qual = "::".join(scope + [name])
-        if (scope and scope[0] == "AscendC") or (not scope and (macro or name.startswith("asc_"))):
+        if (scope and scope[0] == "AscendC") or (not scope and (macro or _C_API.match(name))):
             self.found.setdefault(qual, f"{self.where}:{tok.line}")
 
     def block(self, i: int, scope: list[str], cls: str | None, public: bool) -> int:
@@ -77,9 +79,12 @@ class _Scanner:
                 i = skip_angles(toks, i + 1)
             elif t.text == "namespace":
                 i = self.namespace(i, scope)
-            elif t.text in ("class", "struct") and cls is None:
+            elif t.text in ("class", "struct", "union") and cls is None:
                 i = self.klass(i, scope)
             elif t.text == "enum":
+                j = i + 2 if toks[i + 1].text in ("class", "struct") else i + 1
+                if not scope and toks[j].kind == IDENT:        # the C API's global enums
+                    self.add(scope, toks[j].text, toks[j])
                 i = _skip_statement(toks, i)
             else:
                 i = self.declaration(i, scope, cls, public)

@@ -1,6 +1,6 @@
 """Source rewrite of an ``.asc`` translation unit before the C++ compiler sees it.
 
-Three edits, all on the same lines as the original text (line numbers never move; a ``#line`` directive
+Four edits, all on the same lines as the original text (line numbers never move; a ``#line`` directive
 at the top keeps the original file name in compiler messages, ``__FILE__`` and ``source_location``):
 
 1. ``kernel<<<blockDim, l2ctrl, stream>>>(args)`` (plain or templated kernel) becomes
@@ -15,6 +15,11 @@ at the top keeps the original file name in compiler messages, ``__FILE__`` and `
    condition is wrapped: ``g.next(cond)``); a loop that cannot be one (``while``/``do``, or a body with
    ``continue``, ``break``, ``return``, ``goto``, ``switch``, a non-constexpr ``if`` or ``?:``) runs as a
    software loop and the guard reports why it will be slow. ``#pragma unroll N`` before a loop is passed on.
+4. A UB array of the C API (``__ubuf__ half dst[N];``, ``__ubuf__ Buffers b{};`` inside a function) becomes a
+   pointer (a reference) into the emulated core's UB: ``::__asc::ub_array<T>(site, N)`` hands each
+   declaration its own 32 B aligned place, from UB address 0 up in the order the declarations first run
+   (the C API page: arrays and asc_get_phy_buf_addr must not be mixed). ``sizeof`` of such an array is then
+   a pointer's.
 """
 from __future__ import annotations
 
@@ -63,10 +68,11 @@ class Rewritten:
     vfs: list[VfFunction] = field(default_factory=list)
     loops: list[LoopSite] = field(default_factory=list)
     kernels: dict[str, list[str]] = field(default_factory=dict)    #: __global__ kernel -> parameter names
+    ub_arrays: list[int] = field(default_factory=list)             #: lines of the C API's __ubuf__ arrays
 
     @property
     def changed(self) -> bool:
-        return bool(self.launches or self.vfs or self.loops)
+        return bool(self.launches or self.vfs or self.loops or self.ub_arrays)
 
 
 def rewrite(src: str, filename: str) -> Rewritten:
@@ -78,6 +84,7 @@ def rewrite(src: str, filename: str) -> Rewritten:
         edits: list[tuple[int, int, str]] = []
         _launch_edits(src, toks, edits, out)
         _vf_edits(src, toks, edits, out)
+        _ub_array_edits(src, toks, edits, out)
         _kernels(toks, out)
     except LexError:
         return Rewritten(src)
@@ -102,6 +109,38 @@ def c_string(s: str) -> str:
     return "".join(out)
 
 
+
+
+# -- the C API's UB arrays ---------------------------------------------------------------------------
+_SITE = "[]() -> unsigned long long& { static unsigned long long s = ~0ull; return s; }()"
+
+
+def _ub_array_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> None:
+    """``__ubuf__ T name[N];`` and ``__ubuf__ T name{};`` inside braces (a function body): T is names, ``::``
+    and template arguments, no ``*`` (a pointer, a parameter, a cast stay as they are)."""
+    depth = 0
+    for k, t in enumerate(toks):
+        if t.text in ("{", "}"):
+            depth += 1 if t.text == "{" else -1
+        if t.text != "__ubuf__" or depth <= 0:
+            continue
+        j = k + 1
+        while j < len(toks) and (toks[j].kind == IDENT or toks[j].text == "::"):
+            j = skip_angles(toks, j + 1) if j + 1 < len(toks) and toks[j + 1].text == "<" else j + 1
+        if j - k < 3 or toks[j - 1].kind != IDENT or j >= len(toks) or toks[j].text not in ("[", "{"):
+            continue
+        close = match_forward(toks, j)
+        if close + 1 >= len(toks) or toks[close + 1].text != ";":
+            continue
+        ctype, name = src[toks[k + 1].start:toks[j - 2].end], toks[j - 1].text
+        if toks[j].text == "[":
+            count = src[toks[j].end:toks[close].start]
+            repl = f"{ctype}* const {name} = ::__asc::ub_array<{ctype}>({_SITE}, ({count}))"
+        else:
+            init = src[toks[j].start:toks[close].end]
+            repl = f"{ctype}& {name} = *::new (::__asc::ub_array<{ctype}>({_SITE}, 1)) {ctype}{init}"
+        edits.append((t.start, toks[close].end, repl))
+        out.ub_arrays.append(t.line)
 
 
 # -- launches ------------------------------------------------------------------------------------

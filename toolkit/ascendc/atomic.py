@@ -171,14 +171,43 @@ _SCALAR_TYPES = {"AtomicAdd": ("int32", "uint32", "float32", "int64", "uint64"),
                  "AtomicExch": ("uint32", "uint64"), "AtomicCas": ("uint32", "uint64")}
 
 
-def _scalar(api: str, ptr: GmPtr, fn) -> Any:
+def _value(v: Any, dt: np.dtype) -> Any:
+    return np.asarray(scalar_value(v)).astype(dt)
+
+
+def _bitwise(fn):
+    def run(old, v):
+        u = np.dtype(f"u{old.dtype.itemsize}")
+        return np.asarray(fn(np.asarray(old).view(u), _value(v, old.dtype).view(u))).astype(u).view(old.dtype)
+    return run
+
+
+#: the read-modify-write of each scalar atomic: ``new = fn(old, *values)`` (values converted to old's type)
+SCALAR_OPS = {
+    "add": lambda old, v: _combine("add", np.asarray([old]), _value([v], old.dtype))[0],
+    "sub": lambda old, v: (np.asarray(old, np.float64) - _value(v, np.float64)).astype(old.dtype)
+    if old.dtype.kind == "f" else (np.asarray(old).astype(np.int64) - int(scalar_value(v))).astype(old.dtype),
+    "max": lambda old, v: np.maximum(old, _value(v, old.dtype)),
+    "min": lambda old, v: np.minimum(old, _value(v, old.dtype)),
+    "exch": lambda old, v: _value(v, old.dtype),
+    "cas": lambda old, e, v: _value(v, old.dtype) if old == _value(e, old.dtype) else old,
+    "and": _bitwise(np.bitwise_and), "or": _bitwise(np.bitwise_or), "xor": _bitwise(np.bitwise_xor),
+    "inc": lambda old, v: np.asarray(0 if old >= _value(v, old.dtype) else int(old) + 1).astype(old.dtype),
+    "dec": lambda old, v: _value(v, old.dtype) if old == 0 or old > _value(v, old.dtype)
+    else np.asarray(int(old) - 1).astype(old.dtype),
+}
+
+
+def scalar_atomic(api: str, types: tuple[str, ...], op: str, ptr: GmPtr, *values: Any) -> Any:
+    """One scalar atomic on the GM element at ``ptr``: ``SCALAR_OPS[op]`` of the old value (integers wrap,
+    assumed); returns the old value. ``types``: the element types the calling API's page lists."""
     ctx = current()
     dt = ptr.dtype
-    if dt.name not in _SCALAR_TYPES[api]:
-        raise TypeError(f"{api}<{dt.name}>: the page lists {', '.join(_SCALAR_TYPES[api])}")
+    if dt.name not in types:
+        raise TypeError(f"{api}<{dt.name}>: the page lists {', '.join(types)}")
     check_gm(ptr.buf, ptr.offset, dt.itemsize, api)
     old = ptr.buf.data[ptr.offset:ptr.offset + dt.itemsize].view(dt)[0]
-    new = np.asarray(fn(old), dtype=dt)
+    new = np.asarray(SCALAR_OPS[op](old, *values), dtype=dt)
     ptr.buf.writable()[ptr.offset:ptr.offset + dt.itemsize] = new.reshape(1).view(np.uint8)
     ptr.buf.writer.record(ptr.offset, ptr.offset + dt.itemsize, SETTLED)
     where = kernel_frame()
@@ -187,31 +216,26 @@ def _scalar(api: str, ptr: GmPtr, fn) -> Any:
     return old.item()
 
 
-def _value(v: Any, dt: np.dtype) -> Any:
-    return np.asarray(scalar_value(v)).astype(dt)
-
-
 def AtomicAdd(ptr: GmPtr, value: Any) -> Any:
     """``*address += value`` atomically; returns the old value (integers wrap)."""
-    return _scalar("AtomicAdd", ptr, lambda old: _combine("add", np.asarray([old]), _value([value], old.dtype))[0])
+    return scalar_atomic("AtomicAdd", _SCALAR_TYPES["AtomicAdd"], "add", ptr, value)
 
 
 def AtomicMax(ptr: GmPtr, value: Any) -> Any:
-    return _scalar("AtomicMax", ptr, lambda old: np.maximum(old, _value(value, old.dtype)))
+    return scalar_atomic("AtomicMax", _SCALAR_TYPES["AtomicMax"], "max", ptr, value)
 
 
 def AtomicMin(ptr: GmPtr, value: Any) -> Any:
-    return _scalar("AtomicMin", ptr, lambda old: np.minimum(old, _value(value, old.dtype)))
+    return scalar_atomic("AtomicMin", _SCALAR_TYPES["AtomicMin"], "min", ptr, value)
 
 
 def AtomicExch(ptr: GmPtr, value: Any) -> Any:
-    return _scalar("AtomicExch", ptr, lambda old: _value(value, old.dtype))
+    return scalar_atomic("AtomicExch", _SCALAR_TYPES["AtomicExch"], "exch", ptr, value)
 
 
 def AtomicCas(ptr: GmPtr, expected: Any, value: Any) -> Any:
     """Writes ``value`` when the old value equals ``expected``; returns the old value."""
-    return _scalar("AtomicCas", ptr, lambda old: _value(value, old.dtype) if old == _value(expected, old.dtype)
-                   else old)
+    return scalar_atomic("AtomicCas", _SCALAR_TYPES["AtomicCas"], "cas", ptr, expected, value)
 
 
 __all__ = ["AtomicDtype", "AtomicOp", "SetAtomicAdd", "SetAtomicMax", "SetAtomicMin", "SetAtomicType",

@@ -116,8 +116,13 @@ def _participants(ctx, mode: int) -> range:
 def CrossCoreSetFlag(targs: tuple, flag: Any) -> None:
     """``CrossCoreSetFlag<modeId, pipe>(flagId)``: this core reports that its ``pipe`` work before the call
     is done (the flag's counter of this core goes up)."""
-    ctx = current()
     mode, pipe = _cross_args(targs, "CrossCoreSetFlag", None)
+    cross_set(current(), mode, pipe, flag)
+
+
+def cross_set(ctx, mode: int, pipe: str, flag: Any) -> None:
+    """The signal of CrossCoreSetFlag (mode 0 or 1, ``pipe`` a short pipe name): this core's counter of
+    the flag goes up (the C API's arrive calls use it too)."""
     key = ("cross", mode, int(scalar_value(flag)) % CROSS_FLAGS)
     st = _launch(ctx)
     st.count(st.sets, key)[ctx.core_id] += 1
@@ -128,8 +133,13 @@ def CrossCoreSetFlag(targs: tuple, flag: Any) -> None:
 def CrossCoreWaitFlag(targs: tuple, flag: Any) -> None:
     """``CrossCoreWaitFlag<modeId = 0, pipe = PIPE_S>(flagId)``: the pipe waits until every participating
     core reported the flag as often as this core waited for it (counter semantics of the page)."""
-    ctx = current()
     mode, pipe = _cross_args(targs, "CrossCoreWaitFlag", PipeType.PIPE_S)
+    cross_wait(current(), mode, pipe, flag, f"CrossCoreWaitFlag({int(scalar_value(flag))})")
+
+
+def cross_wait(ctx, mode: int, pipe: str, flag: Any, what: str) -> None:
+    """The wait of CrossCoreWaitFlag: until every participating core signalled the flag as often as this
+    core waited for it."""
     key = ("cross", mode, int(scalar_value(flag)) % CROSS_FLAGS)
     st = _launch(ctx)
     sets, waits = st.count(st.sets, key), st.count(st.waits, key)
@@ -139,7 +149,7 @@ def CrossCoreWaitFlag(targs: tuple, flag: Any) -> None:
     src = ctx.state.get("cross_pipe", {}).get(key)
     if src is not None:
         ctx.emit(shared(Sync, _PIPES[src], _PIPES[pipe], None, "wait"))
-    _wait(ctx, lambda: all(sets[c] >= n for c in cores), f"CrossCoreWaitFlag({int(scalar_value(flag))})")
+    _wait(ctx, lambda: all(sets[c] >= n for c in cores), what)
 
 
 # -- IBSet / IBWait ---------------------------------------------------------------------------------------

@@ -25,6 +25,15 @@ from toolkit.record.diagnostics import SOURCE_LOCATION, WARNING, KernelAbort, ke
 from toolkit.record.events import Dma
 
 from .atomic import dma_mode, gm_combine
+from .dma_loop import (  # noqa: F401 (the API)
+    DataCopyMVType,
+    LoopModeParams,
+    ResetLoopModePara,
+    SetLoopModePara,
+    SetPadValue,
+    loop_pairs,
+    pad_register,
+)
 from .dtypes import scalar_value
 from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write
 
@@ -298,10 +307,11 @@ def _to_ub(ctx, mv: _Move, alive: list) -> None:
     if mv.fills:
         left, right, pad, sz = mv.pad
         for m, g in alive:
+            reg = pad_register(m)
             if mv.compact:            # one tail after the packed blocks, filled as one block's would be
-                fills = _pad_fill(g, g.offset + rel[:1], mv.ub_starts[:1], mv.n * mv.length, 0, right, pad, sz)
+                fills = _pad_fill(g, g.offset + rel[:1], mv.ub_starts[:1], mv.n * mv.length, 0, right, pad, sz, reg)
             else:
-                fills = _pad_fill(g, g.offset + rel, mv.ub_starts - left, mv.length, left, right, pad, sz)
+                fills = _pad_fill(g, g.offset + rel, mv.ub_starts - left, mv.length, left, right, pad, sz, reg)
             for addr, _, value, defined in fills:
                 m.ub.write(addr, value, defined)
 
@@ -347,8 +357,9 @@ def DataCopy(dst: Any, src: Any, count_or_params: Any) -> None:
         from .ubcopy import ub_to_ub
         ub_to_ub(ctx, dst, src, count_or_params)
         return
-    if not _parked(ctx, DataCopy, (dst, src, count_or_params)):
-        _perform(ctx, *_plan_copy(ctx, dst, src, count_or_params))
+    for d, s in loop_pairs(dst, src):                # the loop mode (SetLoopModePara): one pair when off
+        if not _parked(ctx, DataCopy, (d, s, count_or_params)):
+            _perform(ctx, *_plan_copy(ctx, d, s, count_or_params))
 
 
 class PaddingMode(Enum):
@@ -365,21 +376,24 @@ def DataCopyPad(*args: Any) -> None:
     dst, src, ext, *rest = args[1:] if args and isinstance(args[0], PaddingMode) else args
     pad = rest[0] if rest else None
     ctx = current()
-    if not _parked(ctx, DataCopyPad, (dst, src, ext, pad, mode)):
-        plan = _plan_copy_pad(ctx, dst, src, ext, pad, mode)
-        if plan is not None:
-            _perform(ctx, *plan)
+    for d, s in loop_pairs(dst, src):                # the loop mode (SetLoopModePara): one pair when off
+        if not _parked(ctx, DataCopyPad, (d, s, ext, pad, mode)):
+            plan = _plan_copy_pad(ctx, d, s, ext, pad, mode)
+            if plan is not None:
+                _perform(ctx, *plan)
 
 
-def _pad_fill(src: GlobalTensor, gm_starts, ub_starts, length, left, right, pad, sz) -> list:
-    """UB-side padding of each block: (addr, nbytes, bytes, defined) writes applied after the data."""
+def _pad_fill(src: GlobalTensor, gm_starts, ub_starts, length, left, right, pad, sz, reg=None) -> list:
+    """UB-side padding of each block: (addr, nbytes, bytes, defined) writes applied after the data; with
+    isPad false the padding is SetPadValue's value (``reg``) when one was set, else undefined."""
     fill = []
     total = _align32(left + length + right)
     dummy = total - (left + length + right)
-    pad_bytes = np.array([pad.paddingValue], dtype=src.dtype).view(np.uint8)
+    value = pad.paddingValue if pad.isPad or reg is None else reg
+    pad_bytes = np.array([value], dtype=src.dtype).view(np.uint8)
     for g, u in zip(gm_starts.tolist(), ub_starts.tolist()):
         if left or right:
-            defined = bool(pad.isPad)
+            defined = bool(pad.isPad) or reg is not None
             for addr, nb in ((u, left), (u + left + length, right + dummy)):
                 if nb:
                     fill.append((addr, nb, np.resize(pad_bytes, nb), defined))

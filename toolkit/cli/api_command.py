@@ -3,12 +3,21 @@ implements, per family: in scope, implemented (with the forms covering each API)
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 
 import click
 
 from toolkit.console.outputs import BadUsage, OutputPlan
 
 from . import EXIT_OK, cli, dump_json
+
+
+def form_pages() -> dict[str, dict[str, str]]:
+    """Per implemented API name, each form (as :func:`implemented` spells it) -> the reference page it
+    implements (the form's own page, else the API's)."""
+    from toolkit.ascendc import api
+    return {name: {f"{f['runs']}: {f['signature']}": f["doc"] for f in info["forms"] if f["doc"]}
+            for name, info in api.implemented().items()}
 
 
 def implemented() -> dict[str, list[str]]:
@@ -38,7 +47,7 @@ def api_command(json_path, missing, family) -> int:
     entries = [e for e in catalog if family is None or family in e["family"]]
     if not entries:
         raise BadUsage(f"no catalog family matches {family!r}")
-    report = coverage.coverage(entries, implemented(), catalog)
+    report = coverage.coverage(entries, implemented(), catalog, form_pages())
     report["catalog"] = {**store.meta(), "entries": len(entries)}
     if "json" in plan:
         plan.commit({"json": dump_json(report)})
@@ -72,7 +81,7 @@ def render(report: dict, missing: bool) -> str:
             lines.append(f"\n{f['family']}: missing {len(f['missing'])}")
             lines += _wrap(f["missing"])
         elif not missing and f["implemented_apis"]:
-            lines.append(f"\n{f['family']}: implemented {f['implemented']} (forms: asc = .asc route, python = kernel API)")
+            lines.append(f"\n{f['family']}: implemented {f['implemented']} (forms by how they run)")
             lines += [f"  {a['name']}: {_form_counts(a)}" for a in f["implemented_apis"]]
     if report["not_catalogued"]:
         lines.append(f"\nthe toolkit also declares {len(report['not_catalogued'])} names the catalog does not know: "
@@ -81,10 +90,12 @@ def render(report: dict, missing: bool) -> str:
 
 
 def _form_counts(api: dict) -> str:
-    asc = sum(f.startswith("asc: ") for f in api["forms"])
-    py = sum(f.startswith("python: ") for f in api["forms"])
-    parts = ([f"asc {asc} form{'s' * (asc != 1)}"] if asc else []) + (["python"] if py else [])
-    return ", ".join(parts) + f" (documented {api['documented_forms']})"
+    """``3 forms (emulated 2, hand 1; documented 4)``: the forms by how they run (emulated, via another
+    API, native C++, hand-written, a type)."""
+    kinds = Counter(f.split(":", 1)[0].split(" ", 1)[0] for f in api["forms"])
+    n = len(api["forms"])
+    detail = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+    return f"{n} form{'s' * (n != 1)} ({detail}; documented {api['documented_forms']})"
 
 
 def _wrap(items: list[str], width: int = 110) -> list[str]:

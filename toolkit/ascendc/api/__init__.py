@@ -3,8 +3,8 @@
 against.
 
 Layout: one definitions module per family (``reg_compute``, ``reg_datamove``, ``reg_mask``, ``membase``,
-``datamove`` (+ sync, system), ``resource``, ``tensor``, ``capi``, ``tools``; structs and non-call names in
-``names``). Each family generates one header, ``toolkit/asc/include/asc/gen/<family header>``
+``datamove`` (+ sync, system), ``resource``, ``tensor``, ``capi`` (+ ``capi_sync``, ``capi_vec``), ``tools``;
+structs and non-call names in ``names``). Each family generates one header, ``toolkit/asc/include/asc/gen/<family header>``
 (``python -m toolkit.asc.apigen`` rewrites them; ``tests/test_api_definitions.py`` fails when one is not
 current), so people adding APIs to different families do not touch the same files.
 
@@ -108,12 +108,13 @@ def lookup(name: str) -> ApiDef | None:
 
 def implemented() -> dict[str, dict]:
     """For ``migrate-check api``: every defined API name -> its family, page, and its forms (overloads) with
-    how each runs (``emulated``, ``via <API>``, ``native`` or ``hand``) and its C++ signature."""
+    how each runs (``emulated``, ``via <API>``, ``native`` or ``hand``), its C++ signature and its page."""
     from .signature import describe
     out = {}
     for d in DEFINITIONS.values():
         out[d.name] = {"family": d.family.name, "doc": d.doc, "opcodes": list(d.opcodes), "dtypes": list(d.dtypes),
-                       "forms": [{"signature": describe(d, f), "runs": _runs(f)} for f in d.forms]}
+                       "forms": [{"signature": describe(d, f), "runs": _runs(f), "doc": f.doc or d.doc}
+                                 for f in d.forms]}
     return out
 
 

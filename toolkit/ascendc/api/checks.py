@@ -11,7 +11,7 @@ from toolkit.ascendc.membase.elementwise import MemBaseApi
 from toolkit.ascendc.regbase.template import TemplateApi
 from toolkit.machine import isa, load_machine
 
-from . import DEFINITIONS, NAMES, STRUCTS, lookup
+from . import DEFINITIONS, MODULES, NAMES, STRUCTS, lookup
 from .spec import ARG_KINDS, SENT_TPARAMS, TYPE, ApiDef, Form
 
 #: registered opcodes no API definition names, and why
@@ -141,14 +141,23 @@ def name_problems() -> list[str]:
 
 
 def id_problems() -> list[str]:
-    """Stable ids are unique over APIs and structs (they share the id space of the bridge)."""
+    """Stable ids are unique over APIs and structs (they share the id space of the bridge), and each API
+    name has one definition."""
     seen: dict[int, str] = {}
     out = []
     for name, obj in [*DEFINITIONS.items(), *STRUCTS.items()]:
         other = seen.setdefault(obj.id, name)
         if other != name:
             out.append(f"{name} and {other} have the same stable id {obj.id}")
-    return out
+    # one definition per name: a second entry of a name (another family module's) would silently replace
+    # the first; overloads of one name are forms of one entry
+    owner: dict[str, str] = {}
+    for module in MODULES:
+        for d in module.APIS:
+            first = owner.setdefault(d.name, module.__name__)
+            if first != module.__name__ or sum(x.name == d.name for x in module.APIS) > 1:
+                out.append(f"{d.name} is defined twice ({first}, {module.__name__}): make its forms one entry")
+    return sorted(set(out))
 
 
 def namespace_exports(module: ModuleType, also: frozenset = frozenset()) -> list[str]:

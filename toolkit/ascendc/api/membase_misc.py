@@ -30,12 +30,21 @@ _CDQ = (local("dst"), local("src", "U"))
 _FLEX = (thidden("T0", "class", "BinaryDefaultType"), thidden("T1", "class", "BinaryDefaultType"),
          tnamed("config", "const BinaryConfig&", "DEFAULT_BINARY_CONFIG", send="config.scalarTensorIndex"))
 _LIST = struct("nchwconvParams", "TransDataTo5HDParams")
+_SCALAR_CAST = "sysapi.h: scalar C++ (float <-> bfloat16_t, float -> half / int32_t under a RoundMode)"
 _MRG = "MrgSortSrcList<T> / MrgSort4Info hold tensors and arrays: the form sends their fields (the flattened form)"
 
 APIS = [
     api(FAMILY, "Cast", MB.Cast,
         form(*_TU, *_CAST, scalar("count", "uint32_t")),
         *level0(_TU, _CAST, "UnaryRepeatParams"),
+        # the scalar Cast of 标量计算 (helper capimisc): written in sysapi.h, credited to its own pages
+        form(scalar("fVal", "const float&"), ret="bfloat16_t", hand=_SCALAR_CAST,
+             doc="基础API/标量计算/Cast（float转bfloat16_t）.md"),
+        form(ttype("T", None), ttype("U", "int32_t"), tenum("roundMode", "RoundMode"), scalar("valueIn", "T"), ret="U",
+             hand=_SCALAR_CAST,
+             doc="基础API/标量计算/Cast（float转half-int32_t）.md"),
+        form(*tded("T", "U"), scalar("bVal", "T"), ret="U", hand=_SCALAR_CAST,
+             doc="基础API/标量计算/Cast（多类型转float）.md"),
         opcodes=(*_CVT, *LOOP), dtypes=dt("int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float "
                                           "int64_t double"), doc="类型转换/Cast.md"),
     api(FAMILY, "Truncate", MB.Truncate, form(ttype("T", None), tenum("roundMode", "RoundMode"), local("dst"), local("src"),

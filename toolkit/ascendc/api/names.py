@@ -56,6 +56,12 @@ STRUCTS = [
               doc=f"{_MB}/数据排布转换/TransDataTo5HD.md"),
 ]
 
+STRUCTS.append(StructDef(      # helper capimisc: the loop mode of GM <-> UB copies
+    "AscendC::LoopModeParams", dma.LoopModeParams,
+    (_u("loop1Size", "uint32_t", "0"), _u("loop2Size", "uint32_t", "0"), _u("loop1SrcStride", "uint64_t", "0"),
+     _u("loop1DstStride", "uint64_t", "0"), _u("loop2SrcStride", "uint64_t", "0"), _u("loop2DstStride", "uint64_t", "0")),
+    doc=f"{_MB}/数据搬运辅助配置接口/SetLoopModePara.md"))
+
 STRUCTS.append(StructDef(
     "AscendC::ShapeInfo", shape.ShapeInfo,
     (_u("shapeDim", "uint8_t", "0"), _u("originalShapeDim", "uint8_t", "0"),
@@ -154,4 +160,22 @@ NAMES = [
         ("DEFAULT_EXP_CONFIG", "基础算术/Exp.md"), ("DEFAULT_LN_CONFIG", "基础算术/Ln.md"),
         ("DEFAULT_SQRT_CONFIG", "基础算术/Sqrt.md"), ("DEFAULT_RSQRT_CONFIG", "基础算术/Rsqrt.md"),
         ("DEFAULT_RECIPROCAL_CONFIG", "基础算术/Reciprocal.md"), ("defaultGatherMaskMode", "比较与选择/GatherMask.md"))),
+]
+
+# ---- the C API's own types (helper capimisc): declared by hand in include/asc/capi.h
+_CAPI = "capi.h"
+NAMES += [
+    *(NameDef(n, "type", _CAPI, None, f"C-API/struct/{n}.md") for n in (
+        "asc_fill_value_config", "asc_l13d_fmatrix_config", "asc_load3d_v2_config", "asc_ndim_pad_count_config",
+        "asc_store_atomic_config")),
+    *(NameDef(n, "constant", _CAPI, None, f"C-API/struct/{p}.md") for n, p in (
+        ("ASC_FILL_VALUE_DEFAULT_VALUE", "asc_fill_value_config"),
+        ("ASC_DEFAULT_L13D_FMATRIX_CONFIG_VALUE", "asc_l13d_fmatrix_config"),
+        ("ASC_DEFAULT_LOAD3D_V2_CONFIG_VALUE", "asc_load3d_v2_config"),
+        ("ASC_DEFAULT_NDIM_PAD_COUNT_CONFIG_VALUE", "asc_ndim_pad_count_config"),
+        ("ASC_STORE_ATOMIC_DEFAULT_VALUE", "asc_store_atomic_config"))),
+    NameDef("asc_load_l2_cache_mode", "type", _CAPI, None, "C-API/enum/asc_load_l2_cache_mode.md"),
+    NameDef("asc_store_l2_cache_mode", "type", _CAPI, None, "C-API/enum/asc_store_l2_cache_mode.md"),
+    NameDef("ascMutexExecuteMode", "type", _CAPI, None, "C-API/sync/asc_lock.md"),
+    NameDef("ASC_C_API_MRGSORT_ELEMENT_LEN", "constant", _CAPI, None, "C-API/vector_compute/asc_mrgsort4.md"),
 ]

@@ -23,16 +23,27 @@ def implemented_index(implemented: dict[str, list[str]]) -> dict[str, list[str]]
     return out
 
 
-def forms_of(entry: dict, index: dict[str, list[str]], owners: Catalog | None = None) -> list[str]:
+def forms_of(entry: dict, index: dict[str, list[str]], owners: Catalog | None = None,
+             pages: dict[str, dict[str, str]] | None = None) -> list[str]:
     """The implemented forms of a catalog entry (empty: not implemented). A C++ name two families
     document (``AscendC::Exp`` of the basic and of the high-level API) is credited to the entry a lookup
-    prefers (``owners``): the implementation cannot tell which family's forms it provides."""
+    prefers (``owners``): the implementation cannot tell which family's forms it provides; except the forms
+    whose reference page (``pages``: key -> form -> page) is a page of one of those entries: they are
+    credited to that entry (the scalar ``AscendC::Cast`` of 标量计算 beside the MemBase one)."""
     out: list[str] = []
     for n in (entry["name"], *entry.get("aliases", ())):
         k = names.key(n)
-        if owners is not None and _ident(owners.by_key[k][0]) != _ident(entry):
+        forms = index.get(k, ())
+        if owners is not None and len(owners.by_key[k]) > 1:
+            page_of = (pages or {}).get(k, {})
+            rivals = [e for e in owners.by_key[k] if _ident(e) != _ident(entry)]
+            theirs = {pg for e in rivals for pg in e.get("pages", ())}
+            owner = _ident(owners.by_key[k][0]) == _ident(entry)
+            forms = [f for f in forms if page_of.get(f) in entry.get("pages", ())
+                     or (owner and page_of.get(f) not in theirs)]
+        elif owners is not None and _ident(owners.by_key[k][0]) != _ident(entry):
             continue
-        out += [f for f in index.get(k, ()) if f not in out]
+        out += [f for f in forms if f not in out]
     return out
 
 
@@ -40,20 +51,24 @@ def _ident(e: dict) -> tuple[str, str]:
     return e["family"], e["name"]
 
 
-def coverage(entries: Iterable[dict], implemented: dict[str, list[str]], catalog: Iterable[dict] | None = None) -> dict:
+def coverage(entries: Iterable[dict], implemented: dict[str, list[str]], catalog: Iterable[dict] | None = None,
+             pages: dict[str, dict[str, str]] | None = None) -> dict:
     """The report: totals, then per family (sorted) ``in_scope``, ``implemented``, ``missing`` (names),
     ``out_of_scope`` (count and reasons) and ``implemented_apis`` (name, forms, documented form count);
     ``not_catalogued``: API-looking names the toolkit declares that the whole ``catalog`` (default: the
-    reported entries) does not know."""
+    reported entries) does not know. ``pages``: per implemented name, form -> its reference page."""
     entries = list(entries)
     catalog = entries if catalog is None else list(catalog)
     owners = Catalog(catalog)
     index = implemented_index(implemented)
+    page_index: dict[str, dict[str, str]] = {}
+    for name, per_form in (pages or {}).items():
+        page_index.setdefault(names.key(name), {}).update(per_form)
     families = []
     for fam in sorted({e["family"] for e in entries}):
         es = [e for e in entries if e["family"] == fam]
         inside = [e for e in es if e["in_scope"]]
-        done = [(e, forms_of(e, index, owners)) for e in inside]
+        done = [(e, forms_of(e, index, owners, page_index)) for e in inside]
         apis = [{"name": e["name"], "kind": e["kind"], "forms": f, "documented_forms": len(e["forms"])}
                 for e, f in done if f]
         families.append({

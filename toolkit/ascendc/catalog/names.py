@@ -22,6 +22,8 @@ CLASS_FOLDERS = {
     "TensorDesc": "TensorDesc", "Layout": "Layout", "Coordinate": "Coordinate",
     "NumericLimits工具类": "NumericLimits",
 }
+#: names documented in a class folder that the vendor declares at namespace scope (free functions, traits)
+FREE_IN_CLASS_FOLDER = {"MakeTensorTrait", "is_tensorTrait"}
 _MACRO = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 #: spellings of one namespace, longest first (applied to the front of a qualified name)
 _PREFIXES = (("AscendC::MicroAPI::", "Reg::"), ("AscendC::Reg::", "Reg::"), ("MicroAPI::", "Reg::"),
@@ -46,7 +48,7 @@ def qualify(path: str, name: str, kind: str) -> tuple[str, str]:
         return name, kind
     ns = REG_NS if tuple(parts[:2]) == REG_FOLDER else ASCENDC_NS
     cls = class_of(path)
-    if cls is not None:
+    if cls is not None and name not in FREE_IN_CLASS_FOLDER:
         if name in (cls, f"~{cls}"):
             return f"{ns}::{cls}", "class"
         return f"{ns}::{cls}::{name}", "method"

@@ -173,7 +173,14 @@ def _trans_5hd(dst: Any, src: Any, params: TransDataTo5HDParams, targs: Any = No
     check_dtype(ctx, api, dt, _EXT)
     if not isinstance(dst, LocalTensor):
         dst, src = _list_tensor(ctx, 0, dst), _list_tensor(ctx, 1, src)
-    daddr, saddr = _addresses(ctx, api, dst), _addresses(ctx, api, src)
+    trans_5hd_addresses(ctx, api, dt, _addresses(ctx, api, dst), _addresses(ctx, api, src), params)
+
+
+def trans_5hd_addresses(ctx, api: str, dt: np.dtype, daddr: list[int], saddr: list[int],
+                        params: TransDataTo5HDParams) -> None:
+    """TransDataTo5HD over 16 destination and 16 source UB addresses (the C API's VA registers hold them:
+    no list in UB)."""
+    check_dtype(ctx, api, dt, _EXT)
     repeat = int(scalar_value(params.repeatTimes))
     drep, srep = int(scalar_value(params.dstRepStride)), int(scalar_value(params.srcRepStride))
     if not 0 <= repeat <= 255:

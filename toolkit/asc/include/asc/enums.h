@@ -70,6 +70,8 @@ namespace AscendC { enum class DataFormat : uint8_t { ND = 0, NZ = 1, NCHW = 2, 
 namespace __asc { template <> struct enum_id<AscendC::DataFormat> { static constexpr int value = 531879299; }; }
 namespace AscendC { enum class PaddingMode : uint8_t { Normal = 0, Compact = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::PaddingMode> { static constexpr int value = 1076068602; }; }
+namespace AscendC { enum class DataCopyMVType : uint8_t { UB_TO_OUT = 0, OUT_TO_UB = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::DataCopyMVType> { static constexpr int value = 890825666; }; }
 namespace AscendC { enum class MaskMode : uint8_t { NORMAL = 0, COUNTER = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::MaskMode> { static constexpr int value = 512927075; }; }
 namespace AscendC { enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE = 1, VSEL_TENSOR_TENSOR_MODE = 2 }; }

@@ -17,18 +17,241 @@ inline int64_t asc_get_block_num(ASC_SLP) {
     __asc::Ret r = c.go();
     return (int64_t)r.i();
 }
+// asc_copy_gm2ub (C-API/vector_datamove/asc_copy_gm2ub/asc_copy_gm2ub_arch_3510.md)
+inline void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(402246720, "asc_copy_gm2ub");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(size);
+    c.go();
+}
+inline void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_stride, uint16_t dst_stride, ASC_SLP) {
+    ASC_CALL(402246720, "asc_copy_gm2ub");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(n_burst); c.num(len_burst); c.num(src_stride); c.num(dst_stride);
+    c.go();
+}
 // asc_copy_gm2ub_sync (C-API/vector_datamove/asc_copy_gm2ub/asc_copy_gm2ub_arch_3510.md)
-template <class T>
-void asc_copy_gm2ub_sync(__ubuf__ T* dst, __gm__ T* src, uint32_t size, ASC_SLP) {
+inline void asc_copy_gm2ub_sync(__ubuf__ void* dst, __gm__ void* src, uint32_t size, ASC_SLP) {
     ASC_CALL(1056561602, "asc_copy_gm2ub_sync");
     __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(size);
     c.go();
 }
+// asc_copy_ub2gm (C-API/vector_datamove/asc_copy_ub2gm/asc_copy_ub2gm_arch_3510.md)
+inline void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(796594842, "asc_copy_ub2gm");
+    __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(size);
+    c.go();
+}
+inline void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, uint16_t n_burst, uint16_t len_burst, uint16_t dst_stride, uint16_t src_stride, ASC_SLP) {
+    ASC_CALL(796594842, "asc_copy_ub2gm");
+    __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(n_burst); c.num(len_burst); c.num(dst_stride); c.num(src_stride);
+    c.go();
+}
 // asc_copy_ub2gm_sync (C-API/vector_datamove/asc_copy_ub2gm/asc_copy_ub2gm_arch_3510.md)
-template <class T>
-void asc_copy_ub2gm_sync(__gm__ T* dst, __ubuf__ T* src, uint32_t size, ASC_SLP) {
+inline void asc_copy_ub2gm_sync(__gm__ void* dst, __ubuf__ void* src, uint32_t size, ASC_SLP) {
     ASC_CALL(713482168, "asc_copy_ub2gm_sync");
     __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(size);
+    c.go();
+}
+// asc_copy_gm2ub_align (C-API/vector_datamove/asc_copy_gm2ub_align/asc_copy_gm2ub_align_arch_3510.md)
+template <class T>
+void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(1823373798, "asc_copy_gm2ub_align");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(size);
+    c.go();
+}
+template <class T>
+void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t left_padding_num, uint8_t right_padding_num, uint32_t src_gap, uint32_t dst_gap, ASC_SLP) {
+    ASC_CALL(1823373798, "asc_copy_gm2ub_align");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(n_burst); c.num(len_burst); c.num(left_padding_num); c.num(right_padding_num); c.num(src_gap); c.num(dst_gap);
+    c.go();
+}
+template <class T>
+void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t left_padding_num, uint8_t right_padding_num, bool enable_constant_pad, asc_load_l2_cache_mode l2_cache_mode, uint64_t src_stride, uint32_t dst_stride, ASC_SLP) {
+    ASC_CALL(1823373798, "asc_copy_gm2ub_align");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(n_burst); c.num(len_burst); c.num(left_padding_num); c.num(right_padding_num); c.num(enable_constant_pad); c.num((int)l2_cache_mode); c.num(src_stride); c.num(dst_stride);
+    c.go();
+}
+template <class T>
+void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t left_padding_num, uint8_t right_padding_num, bool enable_constant_pad, uint8_t l2_cache_mode, uint64_t src_stride, uint32_t dst_stride, ASC_SLP) {
+    ASC_CALL(1823373798, "asc_copy_gm2ub_align");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(n_burst); c.num(len_burst); c.num(left_padding_num); c.num(right_padding_num); c.num(enable_constant_pad); c.num(l2_cache_mode); c.num(src_stride); c.num(dst_stride);
+    c.go();
+}
+// asc_copy_gm2ub_align_sync (C-API/vector_datamove/asc_copy_gm2ub_align/asc_copy_gm2ub_align_arch_3510.md)
+template <class T>
+void asc_copy_gm2ub_align_sync(__ubuf__ T* dst, __gm__ T* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(288474124, "asc_copy_gm2ub_align_sync");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(size);
+    c.go();
+}
+// asc_copy_ub2gm_align (C-API/vector_datamove/asc_copy_ub2gm_align/asc_copy_ub2gm_align_arch_3510.md)
+template <class T>
+void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(2060673060, "asc_copy_ub2gm_align");
+    __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(size);
+    c.go();
+}
+template <class T>
+void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst, asc_store_l2_cache_mode l2_cache_mode, uint64_t dst_stride, uint32_t src_stride, ASC_SLP) {
+    ASC_CALL(2060673060, "asc_copy_ub2gm_align");
+    __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(n_burst); c.num(len_burst); c.num((int)l2_cache_mode); c.num(dst_stride); c.num(src_stride);
+    c.go();
+}
+template <class T>
+void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t l2_cache_mode, uint64_t dst_stride, uint32_t src_stride, ASC_SLP) {
+    ASC_CALL(2060673060, "asc_copy_ub2gm_align");
+    __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(n_burst); c.num(len_burst); c.num(l2_cache_mode); c.num(dst_stride); c.num(src_stride);
+    c.go();
+}
+template <class T>
+void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t left_padding_num, uint8_t right_padding_num, uint32_t src_gap, uint32_t dst_gap, ASC_SLP) {
+    ASC_CALL(2060673060, "asc_copy_ub2gm_align");
+    __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(n_burst); c.num(len_burst); c.num(left_padding_num); c.num(right_padding_num); c.num(src_gap); c.num(dst_gap);
+    c.go();
+}
+// asc_copy_ub2gm_align_sync (C-API/vector_datamove/asc_copy_ub2gm_align/asc_copy_ub2gm_align_arch_3510.md)
+template <class T>
+void asc_copy_ub2gm_align_sync(__gm__ T* dst, __ubuf__ T* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(1558493950, "asc_copy_ub2gm_align_sync");
+    __asc::put_gmptr(c, dst); __asc::put_ub(c, src); c.num(size);
+    c.go();
+}
+// asc_copy_ub2ub (C-API/vector_datamove/asc_copy_ub2ub.md)
+inline void asc_copy_ub2ub(__ubuf__ void* dst, __ubuf__ void* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(313001105, "asc_copy_ub2ub");
+    __asc::put_ub(c, dst); __asc::put_ub(c, src); c.num(size);
+    c.go();
+}
+inline void asc_copy_ub2ub(__ubuf__ void* dst, __ubuf__ void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap, ASC_SLP) {
+    ASC_CALL(313001105, "asc_copy_ub2ub");
+    __asc::put_ub(c, dst); __asc::put_ub(c, src); c.num(n_burst); c.num(len_burst); c.num(src_gap); c.num(dst_gap);
+    c.go();
+}
+// asc_copy_ub2ub_sync (C-API/vector_datamove/asc_copy_ub2ub.md)
+inline void asc_copy_ub2ub_sync(__ubuf__ void* dst, __ubuf__ void* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(422128417, "asc_copy_ub2ub_sync");
+    __asc::put_ub(c, dst); __asc::put_ub(c, src); c.num(size);
+    c.go();
+}
+// asc_copy_ub2l1: refused at run time: the L1 buffer (cube core) is not emulated (C-API/vector_datamove/asc_copy_ub2l1.md)
+inline void asc_copy_ub2l1(__cbuf__ void* dst, __ubuf__ void* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(1804679005, "asc_copy_ub2l1");
+    c.num((uintptr_t)dst); __asc::put_ub(c, src); c.num(size);
+    c.go();
+}
+inline void asc_copy_ub2l1(__cbuf__ void* dst, __ubuf__ void* src, uint16_t n_burst, uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap, ASC_SLP) {
+    ASC_CALL(1804679005, "asc_copy_ub2l1");
+    c.num((uintptr_t)dst); __asc::put_ub(c, src); c.num(n_burst); c.num(len_burst); c.num(src_gap); c.num(dst_gap);
+    c.go();
+}
+// asc_copy_ub2l1_sync: refused at run time: the L1 buffer (cube core) is not emulated (C-API/vector_datamove/asc_copy_ub2l1.md)
+inline void asc_copy_ub2l1_sync(__cbuf__ void* dst, __ubuf__ void* src, uint32_t size, ASC_SLP) {
+    ASC_CALL(1472975269, "asc_copy_ub2l1_sync");
+    c.num((uintptr_t)dst); __asc::put_ub(c, src); c.num(size);
+    c.go();
+}
+// asc_set_copy_pad_val (C-API/vector_datamove/asc_set_copy_pad_val.md)
+template <class T>
+void asc_set_copy_pad_val(T pad_value, ASC_SLP) {
+    ASC_CALL(281348513, "asc_set_copy_pad_val");
+    c.num(pad_value);
+    c.go();
+}
+// asc_set_gm2ub_pad (C-API/vector_datamove/asc_set_gm2ub_pad_deprecated.md)
+inline void asc_set_gm2ub_pad(uint32_t pad_val, ASC_SLP) {
+    ASC_CALL(1451107485, "asc_set_gm2ub_pad");
+    c.num(pad_val);
+    c.go();
+}
+// asc_set_gm2ub_loop_size (C-API/vector_datamove/asc_set_gm2ub_loop_size.md)
+inline void asc_set_gm2ub_loop_size(uint64_t loop1_size, uint64_t loop2_size, ASC_SLP) {
+    ASC_CALL(306270666, "asc_set_gm2ub_loop_size");
+    c.num(loop1_size); c.num(loop2_size);
+    c.go();
+}
+// asc_set_gm2ub_loop1_stride (C-API/vector_datamove/asc_set_gm2ub_loop1_stride.md)
+inline void asc_set_gm2ub_loop1_stride(uint64_t loop1_src_stride, uint64_t loop1_dst_stride, ASC_SLP) {
+    ASC_CALL(972500163, "asc_set_gm2ub_loop1_stride");
+    c.num(loop1_src_stride); c.num(loop1_dst_stride);
+    c.go();
+}
+// asc_set_gm2ub_loop2_stride (C-API/vector_datamove/asc_set_gm2ub_loop2_stride.md)
+inline void asc_set_gm2ub_loop2_stride(uint64_t loop2_src_stride, uint64_t loop2_dst_stride, ASC_SLP) {
+    ASC_CALL(636040020, "asc_set_gm2ub_loop2_stride");
+    c.num(loop2_src_stride); c.num(loop2_dst_stride);
+    c.go();
+}
+// asc_set_ub2gm_loop_size (C-API/vector_datamove/asc_set_ub2gm_loop_size.md)
+inline void asc_set_ub2gm_loop_size(uint32_t loop1_size, uint32_t loop2_size, ASC_SLP) {
+    ASC_CALL(1575269464, "asc_set_ub2gm_loop_size");
+    c.num(loop1_size); c.num(loop2_size);
+    c.go();
+}
+// asc_set_ub2gm_loop1_stride (C-API/vector_datamove/asc_set_ub2gm_loop1_stride.md)
+inline void asc_set_ub2gm_loop1_stride(uint64_t loop1_src_stride, uint64_t loop1_dst_stride, ASC_SLP) {
+    ASC_CALL(1945852285, "asc_set_ub2gm_loop1_stride");
+    c.num(loop1_src_stride); c.num(loop1_dst_stride);
+    c.go();
+}
+// asc_set_ub2gm_loop2_stride (C-API/vector_datamove/asc_set_ub2gm_loop2_stride.md)
+inline void asc_set_ub2gm_loop2_stride(uint64_t loop2_src_stride, uint64_t loop2_dst_stride, ASC_SLP) {
+    ASC_CALL(325665498, "asc_set_ub2gm_loop2_stride");
+    c.num(loop2_src_stride); c.num(loop2_dst_stride);
+    c.go();
+}
+// asc_set_ndim_loop0_stride (C-API/vector_datamove/asc_set_ndim_loop_stride.md)
+inline void asc_set_ndim_loop0_stride(uint64_t dst_stride, uint64_t src_stride, ASC_SLP) {
+    ASC_CALL(957728681, "asc_set_ndim_loop0_stride");
+    c.num(dst_stride); c.num(src_stride);
+    c.go();
+}
+// asc_set_ndim_loop1_stride (C-API/vector_datamove/asc_set_ndim_loop_stride.md)
+inline void asc_set_ndim_loop1_stride(uint64_t dst_stride, uint64_t src_stride, ASC_SLP) {
+    ASC_CALL(1763304088, "asc_set_ndim_loop1_stride");
+    c.num(dst_stride); c.num(src_stride);
+    c.go();
+}
+// asc_set_ndim_loop2_stride (C-API/vector_datamove/asc_set_ndim_loop_stride.md)
+inline void asc_set_ndim_loop2_stride(uint64_t dst_stride, uint64_t src_stride, ASC_SLP) {
+    ASC_CALL(333684279, "asc_set_ndim_loop2_stride");
+    c.num(dst_stride); c.num(src_stride);
+    c.go();
+}
+// asc_set_ndim_loop3_stride (C-API/vector_datamove/asc_set_ndim_loop_stride.md)
+inline void asc_set_ndim_loop3_stride(uint64_t dst_stride, uint64_t src_stride, ASC_SLP) {
+    ASC_CALL(1702670918, "asc_set_ndim_loop3_stride");
+    c.num(dst_stride); c.num(src_stride);
+    c.go();
+}
+// asc_set_ndim_loop4_stride (C-API/vector_datamove/asc_set_ndim_loop_stride.md)
+inline void asc_set_ndim_loop4_stride(uint64_t dst_stride, uint64_t src_stride, ASC_SLP) {
+    ASC_CALL(1116972845, "asc_set_ndim_loop4_stride");
+    c.num(dst_stride); c.num(src_stride);
+    c.go();
+}
+// asc_set_ndim_pad_count (C-API/vector_datamove/asc_set_ndim_pad_count.md)
+inline void asc_set_ndim_pad_count(asc_ndim_pad_count_config& config, ASC_SLP) {
+    ASC_CALL(2006132032, "asc_set_ndim_pad_count");
+    c.num((uint64_t)config);
+    c.go();
+}
+// asc_set_ndim_pad_value (C-API/vector_datamove/asc_set_ndim_pad_value.md)
+template <class T>
+void asc_set_ndim_pad_value(T pad_value, ASC_SLP) {
+    ASC_CALL(912612358, "asc_set_ndim_pad_value");
+    c.num(pad_value);
+    c.go();
+}
+// asc_ndim_copy_gm2ub (C-API/vector_datamove/asc_ndim_copy_gm2ub.md)
+template <class T>
+void asc_ndim_copy_gm2ub(__ubuf__ T* dst, __gm__ T* src, uint32_t loop0_size, uint32_t loop1_size, uint32_t loop2_size, uint32_t loop3_size, uint32_t loop4_size, uint8_t loop0_lp_count, uint8_t loop0_rp_count, bool padding_mode, asc_load_l2_cache_mode l2_cache_mode, ASC_SLP) {
+    ASC_CALL(2017871683, "asc_ndim_copy_gm2ub");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(loop0_size); c.num(loop1_size); c.num(loop2_size); c.num(loop3_size); c.num(loop4_size); c.num(loop0_lp_count); c.num(loop0_rp_count); c.num(padding_mode); c.num((int)l2_cache_mode);
+    c.go();
+}
+template <class T>
+void asc_ndim_copy_gm2ub(__ubuf__ T* dst, __gm__ T* src, uint32_t loop0_size, uint32_t loop1_size, uint32_t loop2_size, uint32_t loop3_size, uint32_t loop4_size, uint8_t loop0_lp_count, uint8_t loop0_rp_count, bool padding_mode, uint8_t cache_mode, ASC_SLP) {
+    ASC_CALL(2017871683, "asc_ndim_copy_gm2ub");
+    __asc::put_ub(c, dst); __asc::put_gmptr(c, src); c.num(loop0_size); c.num(loop1_size); c.num(loop2_size); c.num(loop3_size); c.num(loop4_size); c.num(loop0_lp_count); c.num(loop0_rp_count); c.num(padding_mode); c.num(cache_mode);
     c.go();
 }
 // asc_add_sync (C-API/vector_compute/asc_add.md)

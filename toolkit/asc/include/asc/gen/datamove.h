@@ -51,6 +51,25 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
     __asc::put_enum(c, mode); __asc::put_global(c, dst); __asc::put_local(c, src); __asc::put(c, dataCopyParams);
     c.go();
 }
+// AscendC::SetLoopModePara (基础API/Memory矢量计算/数据搬运辅助配置接口/SetLoopModePara.md)
+inline void SetLoopModePara(const LoopModeParams& loopParams, DataCopyMVType type, ASC_SLP) {
+    ASC_CALL(1793816435, "AscendC::SetLoopModePara");
+    __asc::put(c, loopParams); __asc::put_earg(c, type);
+    c.go();
+}
+// AscendC::ResetLoopModePara (基础API/Memory矢量计算/数据搬运辅助配置接口/ResetLoopModePara.md)
+inline void ResetLoopModePara(DataCopyMVType type, ASC_SLP) {
+    ASC_CALL(1618819108, "AscendC::ResetLoopModePara");
+    __asc::put_earg(c, type);
+    c.go();
+}
+// AscendC::SetPadValue (基础API/Memory矢量计算/数据搬运辅助配置接口/SetPadValue(ISASI).md)
+template <class T, auto pos = 0>
+void SetPadValue(T paddingValue, ASC_SLP) {
+    ASC_CALL(1003767826, "AscendC::SetPadValue");
+    c.num(paddingValue);
+    c.go();
+}
 // AscendC::NdDmaDci: refreshes the NDDMA cache: the emulator has none (GM is always coherent) (基础API/Memory矢量计算/数据搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md)
 inline void NdDmaDci(const ::__asc::SL& = ::__asc::SL::current()) {}
 }  // namespace AscendC

@@ -103,6 +103,17 @@ struct TransDataTo5HDParams {
     TransDataTo5HDParams(bool dstHighHalf_, bool srcHighHalf_, uint8_t repeatTimes_, uint16_t dstRepStride_, uint16_t srcRepStride_)
         : dstHighHalf(dstHighHalf_), srcHighHalf(srcHighHalf_), repeatTimes(repeatTimes_), dstRepStride(dstRepStride_), srcRepStride(srcRepStride_) {}
 };
+struct LoopModeParams {
+    uint32_t loop1Size = 0;
+    uint32_t loop2Size = 0;
+    uint64_t loop1SrcStride = 0;
+    uint64_t loop1DstStride = 0;
+    uint64_t loop2SrcStride = 0;
+    uint64_t loop2DstStride = 0;
+    LoopModeParams() = default;
+    LoopModeParams(uint32_t loop1Size_, uint32_t loop2Size_, uint64_t loop1SrcStride_, uint64_t loop1DstStride_, uint64_t loop2SrcStride_, uint64_t loop2DstStride_)
+        : loop1Size(loop1Size_), loop2Size(loop2Size_), loop1SrcStride(loop1SrcStride_), loop1DstStride(loop1DstStride_), loop2SrcStride(loop2SrcStride_), loop2DstStride(loop2DstStride_) {}
+};
 }  // namespace AscendC
 namespace __asc {
 inline Call& put(Call& c, const AscendC::DataCopyParams& p) {
@@ -138,6 +149,9 @@ inline Call& put(Call& c, const AscendC::GatherRepeatParams& p) {
 }
 inline Call& put(Call& c, const AscendC::TransDataTo5HDParams& p) {
     return c.tag(T_STRUCT | ((i64)1771941016 << 8), 5).num(p.dstHighHalf).num(p.srcHighHalf).num(p.repeatTimes).num(p.dstRepStride).num(p.srcRepStride);
+}
+inline Call& put(Call& c, const AscendC::LoopModeParams& p) {
+    return c.tag(T_STRUCT | ((i64)1566262091 << 8), 6).num(p.loop1Size).num(p.loop2Size).num(p.loop1SrcStride).num(p.loop1DstStride).num(p.loop2SrcStride).num(p.loop2DstStride);
 }
 inline Call& put(Call& c, const AscendC::ShapeInfo& p) {
     return c.tag(T_STRUCT | ((i64)251142781 << 8), 19).num(p.shapeDim).num(p.originalShapeDim).num(p.shape[0]).num(p.shape[1]).num(p.shape[2]).num(p.shape[3]).num(p.shape[4]).num(p.shape[5]).num(p.shape[6]).num(p.shape[7]).num(p.originalShape[0]).num(p.originalShape[1]).num(p.originalShape[2]).num(p.originalShape[3]).num(p.originalShape[4]).num(p.originalShape[5]).num(p.originalShape[6]).num(p.originalShape[7]).num(p.dataFormat);
