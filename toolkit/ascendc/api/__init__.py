@@ -89,7 +89,9 @@ STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in names.STRUCTS})
 #: every C++ name of a struct (aliases included) -> its definition
 STRUCT_NAMES: MappingProxyType = MappingProxyType(
     {n: s for s in names.STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
-NAMES: MappingProxyType = MappingProxyType({n.name: n for n in names.NAMES})
+#: the non-call names: ``names.NAMES`` and those a family module declares beside its APIs (``NAMES``)
+NAMES: MappingProxyType = MappingProxyType({n.name: n for n in (*names.NAMES,
+                                                                *(x for m in MODULES for x in getattr(m, "NAMES", ())))})
 
 
 def families() -> list[Family]:
@@ -132,5 +134,21 @@ def is_implemented(name: str) -> bool:
     return name in DEFINITIONS or name in STRUCT_NAMES or name in NAMES
 
 
-__all__ = ["ApiDef", "BY_ID", "DEFINITIONS", "Family", "Form", "MODULES", "NAMES", "NameDef", "STRUCTS", "STRUCT_NAMES", "StructDef",
-           "families", "implemented", "is_implemented", "lookup", "stable_id"]
+__all__ = [
+    "BY_ID",
+    "DEFINITIONS",
+    "MODULES",
+    "NAMES",
+    "STRUCTS",
+    "STRUCT_NAMES",
+    "ApiDef",
+    "Family",
+    "Form",
+    "NameDef",
+    "StructDef",
+    "families",
+    "implemented",
+    "is_implemented",
+    "lookup",
+    "stable_id",
+]
