@@ -23,6 +23,19 @@ def implemented() -> dict[str, list[str]]:
     return out
 
 
+def add_notes(report: dict) -> None:
+    """Each implemented API's ``note`` (its definition's: e.g. ``algorithm: assumed (...)``; '' if none)."""
+    from toolkit.ascendc import api
+    from toolkit.ascendc.catalog import names
+    notes: dict[str, str] = {}
+    for name, info in api.implemented().items():
+        if info["note"]:
+            notes.setdefault(names.key(name), info["note"])
+    for f in report["families"]:
+        for a in f["implemented_apis"]:
+            a["note"] = notes.get(names.key(a["name"]), "")
+
+
 @cli.command("api")
 @click.option("--json", "json_path", type=str, default=None, help="write the report as JSON to PATH ('-' = stdout)")
 @click.option("--missing", is_flag=True, help="list the in-scope names not implemented yet (instead of the forms)")
@@ -39,6 +52,7 @@ def api_command(json_path, missing, family) -> int:
     if not entries:
         raise BadUsage(f"no catalog family matches {family!r}")
     report = coverage.coverage(entries, implemented(), catalog)
+    add_notes(report)
     report["catalog"] = {**store.meta(), "entries": len(entries)}
     if "json" in plan:
         plan.commit({"json": dump_json(report)})
@@ -73,7 +87,8 @@ def render(report: dict, missing: bool) -> str:
             lines += _wrap(f["missing"])
         elif not missing and f["implemented_apis"]:
             lines.append(f"\n{f['family']}: implemented {f['implemented']} (forms: asc = .asc route, python = kernel API)")
-            lines += [f"  {a['name']}: {_form_counts(a)}" for a in f["implemented_apis"]]
+            lines += [f"  {a['name']}: {_form_counts(a)}" + (f" -- {a['note']}" if a.get("note") else "")
+                      for a in f["implemented_apis"]]
     if report["not_catalogued"]:
         lines.append(f"\nthe toolkit also declares {len(report['not_catalogued'])} names the catalog does not know: "
                      + ", ".join(report["not_catalogued"]))
@@ -81,8 +96,9 @@ def render(report: dict, missing: bool) -> str:
 
 
 def _form_counts(api: dict) -> str:
-    asc = sum(f.startswith("asc: ") for f in api["forms"])
-    py = sum(f.startswith("python: ") for f in api["forms"])
+    runs = [f.split(":", 1)[0] for f in api["forms"]]
+    asc = sum(r != "type" for r in runs)                       # every declared form compiles on the .asc route
+    py = sum(r == "emulated" or r.startswith("via ") for r in runs)   # the emulated ones run as Python too
     parts = ([f"asc {asc} form{'s' * (asc != 1)}"] if asc else []) + (["python"] if py else [])
     return ", ".join(parts) + f" (documented {api['documented_forms']})"
 

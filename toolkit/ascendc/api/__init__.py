@@ -109,13 +109,14 @@ def lookup(name: str) -> ApiDef | None:
 
 
 def implemented() -> dict[str, dict]:
-    """For ``migrate-check api``: every defined API name -> its family, page, and its forms (overloads) with
+    """For ``migrate-check api``: every defined API name -> its family, page, note (the algorithm it runs
+    where the reference leaves it open, ``algorithm: assumed (...)``), and its forms (overloads) with
     how each runs (``emulated``, ``via <API>``, ``native`` or ``hand``) and its C++ signature."""
     from .signature import describe
     out = {}
     for d in DEFINITIONS.values():
         out[d.name] = {"family": d.family.name, "doc": d.doc, "opcodes": list(d.opcodes), "dtypes": list(d.dtypes),
-                       "forms": [{"signature": describe(d, f), "runs": _runs(f)} for f in d.forms]}
+                       "note": d.note, "forms": [{"signature": describe(d, f), "runs": _runs(f)} for f in d.forms]}
     return out
 
 

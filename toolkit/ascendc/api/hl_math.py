@@ -117,6 +117,18 @@ KERNEL = [
 ]
 
 
+def _power() -> object:
+    """Tensor ** tensor, tensor ** scalar, scalar ** tensor; each with / without tmp and calCount."""
+    tps = (T, REUSE, *_cfg("PowerConfig", "defaultPowerConfig"))
+    heads = ((local("dstTensor"), local("src0Tensor"), local("src1Tensor")),
+             (local("dstTensor"), local("src0Tensor"), scalar("src1Scalar", "const T&", "T")),
+             (local("dstTensor"), scalar("src0Scalar", "const T&", "T"), local("src1Tensor")))
+    forms = [form(*tps, *h, *tail) for h in heads for tail in ((TMP, CNT), (TMP,), (CNT,), ())]
+    return api(FAMILY, "Power", HL.Power, *forms, dtypes=("half", "bfloat16_t", "float"), doc="Power接口/Power.md",
+               note=ASSUMED.format("exp(b ln|a|) in float; negative bases with integral b (sign by parity), "
+                                   "b == 0 gives 1; integer types not run"))
+
+
 def _bitwise(short: str, cfg: str, unary_: bool = False) -> object:
     head = (local("dst"), local("src")) if unary_ else D3
     return cfg_first(short, f"{short}Config", f"DEFAULT_{_snake(short)}_CONFIG", head, no_count=False, tmp=False,
@@ -173,6 +185,7 @@ def _used(f):
 
 
 LOGIC = [
+    _power(),
     _bitwise("BitwiseAnd", "and"), _bitwise("BitwiseOr", "or"), _bitwise("BitwiseXor", "xor"),
     _bitwise("BitwiseNot", "not", unary_=True),
     std("Xor", head=BIN, dtypes=("int16_t", "uint16_t"), note="And / Or / Not: (a | b) & ~(a & b)"),
@@ -246,9 +259,12 @@ def _power_host() -> list:
             api(FAMILY, "GetPowerTmpBufferFactorSize", None, fa, doc="Power接口/GetPowerTmpBufferFactorSize.md")]
 
 
-_KERNEL_NAMES = [d.short for d in KERNEL + LOGIC]
-HOST = [d for short in _KERNEL_NAMES if short in HL.RULES and short not in ("Power", "Log", "Log10")
-        for d in host(short)] + _power_host() + host("Log") + host("Log10")
+#: the APIs with documented host queries (Power's have their own arguments; CumSum's: see its definition)
+HOST_QUERIES = tuple("Acos Acosh Asin Asinh Atan Atanh BitwiseAnd BitwiseNot BitwiseOr BitwiseXor Ceil Clamp Cos "
+                     "Cosh Digamma Erf Erfc Floor Fma Fmod Frac Hypot IsInf IsNan Lgamma Log Log10 Log2 LogicalAnd "
+                     "LogicalAnds LogicalNot LogicalOr LogicalOrs LogicalXor Rint Round Sign Sin SinCos Sinh Tan "
+                     "Tanh Trunc Where Xor".split())
+HOST = [d for short in HOST_QUERIES for d in host(short)] + _power_host()
 
 APIS = KERNEL + LOGIC + HOST
 

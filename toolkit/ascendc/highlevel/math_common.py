@@ -31,6 +31,8 @@ F32 = np.dtype(np.float32)
 U8 = np.dtype(np.uint8)
 BLOCK = 64                       #: float32 elements of one 256 B repeat: the chunk granule
 NODE_BYTES = 4                   #: every working tensor holds float32
+#: the UB plan row of the temporary space the framework gives APIs called without a sharedTmpBuffer
+FRAMEWORK_TMP = "high-level API tmp (framework)"
 
 
 def ceil_to(n: int, k: int) -> int:
@@ -115,7 +117,8 @@ def split_args(api: str, rest: Sequence[Any], default_count: int) -> tuple[Local
 def acquire_tmp(api: str, tmp: LocalTensor | None, need: int) -> tuple[int, int]:
     """(UB address, bytes) of the temporary space: the caller's ``sharedTmpBuffer`` (at least ``need``
     bytes, the documented minimum) or, without one, the UB the kernel's pipes have not handed out up to
-    the budget (the framework's reserve), recorded as a row of the UB plan."""
+    the budget (the framework's reserve: the pages make the developer leave it free), recorded as one row
+    of the UB plan (:data:`FRAMEWORK_TMP`, the same for every API and call)."""
     ctx = current()
     if tmp is not None:
         if tmp.dtype != U8:
@@ -130,8 +133,8 @@ def acquire_tmp(api: str, tmp: LocalTensor | None, need: int) -> tuple[int, int]
     if size < need:
         ctx.report("BAD_PARAMETER", f"{api}: the framework needs {need} B of temporary UB, {max(size, 0)} B are "
                    "left after the kernel's buffers (reserve it, or pass a sharedTmpBuffer)")
-    if ctx.pipes:
-        ctx.pipes[-1].record(BufferInit(f"{api} tmp (framework)", "TBuf", "VECCALC", 1, size, top))
+    if ctx.pipes and size > 0:              # one row for every API that uses it: the reserve is shared
+        ctx.pipes[-1].record(BufferInit(FRAMEWORK_TMP, "TBuf", "VECCALC", 1, size, top))
     return top, size
 
 
