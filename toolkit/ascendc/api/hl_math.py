@@ -64,10 +64,11 @@ def cfg_first(short: str, cfg: str, default: str, head: tuple, extra: tuple = ()
 BIN = (local("dstTensor"), local("src0Tensor"), local("src1Tensor"))
 D3 = (local("dst"), local("src0"), local("src1"))
 ASSUMED = "algorithm: assumed ({})"
+_QUAD = "r = x - k pi/2 (3-part pi/2), sin / cos Taylor polynomials on |r| <= pi/4 picked by k mod 4"
 
 KERNEL = [
-    std("Sin", _cfg("SinConfig", "defaultSinConfig"), note=ASSUMED.format("x - rint(x/pi) pi, 3-part pi, Taylor to r^13")),
-    std("Cos", _cfg("CosConfig", "defaultCosConfig"), note=ASSUMED.format("x - (floor(x/pi)+1/2) pi, sin Taylor to r^13")),
+    std("Sin", _cfg("SinConfig", "defaultSinConfig"), note=ASSUMED.format(_QUAD)),
+    std("Cos", _cfg("CosConfig", "defaultCosConfig"), note=ASSUMED.format(_QUAD)),
     std("Tan", note=ASSUMED.format("reduction by pi/2, sin/cos Taylor polynomials")),
     std("Asin", note=ASSUMED.format("Cephes asinf: sqrt((1-|x|)/2) above 0.5, minimax degree 5 in x^2")),
     std("Acos", note=ASSUMED.format("through the Cephes asinf kernel: pi/2 - asin, 2 asin(s), pi - 2 asin(s)")),
@@ -105,7 +106,7 @@ KERNEL = [
     cfg_first("Fma", "FmaConfig", "DEFAULT_FMA_CONFIG", (*D3, local("src2")), no_count=False,
               note="MulAddDst (one rounding) in float"),
     cfg_first("SinCos", "SinCosConfig", "DEFAULT_SINCOS_CONFIG", (local("dst0"), local("dst1"), local("src")),
-              no_count=False, note=ASSUMED.format("the Sin and Cos algorithms")),
+              no_count=False, note=ASSUMED.format("the Sin and the Cos algorithm: " + _QUAD)),
     api(FAMILY, "ClampMax", HL.ClampMax, form(T, REUSE, local("dstTensor"), local("srcTensor"), TMP,
                                               scalar("scalar", "const T", "T"), CNT),
         form(T, REUSE, local("dstTensor"), local("srcTensor"), scalar("scalar", "const T", "T"), CNT),
@@ -260,10 +261,7 @@ def _power_host() -> list:
 
 
 #: the APIs with documented host queries (Power's have their own arguments; CumSum's: see its definition)
-HOST_QUERIES = tuple("Acos Acosh Asin Asinh Atan Atanh BitwiseAnd BitwiseNot BitwiseOr BitwiseXor Ceil Clamp Cos "
-                     "Cosh Digamma Erf Erfc Floor Fma Fmod Frac Hypot IsInf IsNan Lgamma Log Log10 Log2 LogicalAnd "
-                     "LogicalAnds LogicalNot LogicalOr LogicalOrs LogicalXor Rint Round Sign Sin SinCos Sinh Tan "
-                     "Tanh Trunc Where Xor".split())
+HOST_QUERIES = tuple(["Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Ceil", "Clamp", "Cos", "Cosh", "Digamma", "Erf", "Erfc", "Floor", "Fma", "Fmod", "Frac", "Hypot", "IsInf", "IsNan", "Lgamma", "Log", "Log10", "Log2", "LogicalAnd", "LogicalAnds", "LogicalNot", "LogicalOr", "LogicalOrs", "LogicalXor", "Rint", "Round", "Sign", "Sin", "SinCos", "Sinh", "Tan", "Tanh", "Trunc", "Where", "Xor"])
 HOST = [d for short in HOST_QUERIES for d in host(short)] + _power_host()
 
 APIS = KERNEL + LOGIC + HOST

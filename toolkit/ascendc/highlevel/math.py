@@ -56,8 +56,8 @@ R = RoundMode
 
 #: the temporary-space rule of every API (float32 working tensors beside the converted operands)
 RULES: dict[str, TmpRule] = {
-    "Sin": TmpRule(3), "Cos": TmpRule(3), "Tan": TmpRule(5), "Asin": TmpRule(5), "Acos": TmpRule(6),
-    "Atan": TmpRule(6), "SinCos": TmpRule(3), "Sinh": TmpRule(6), "Cosh": TmpRule(2), "Tanh": TmpRule(6),
+    "Sin": TmpRule(7), "Cos": TmpRule(7), "Tan": TmpRule(5), "Asin": TmpRule(5), "Acos": TmpRule(6),
+    "Atan": TmpRule(6), "SinCos": TmpRule(7), "Sinh": TmpRule(6), "Cosh": TmpRule(2), "Tanh": TmpRule(6),
     "Asinh": TmpRule(6), "Acosh": TmpRule(5), "Atanh": TmpRule(5), "Log": TmpRule(0), "Log2": TmpRule(0),
     "Log10": TmpRule(0), "Exp": TmpRule(2), "Erf": TmpRule(6), "Erfc": TmpRule(6), "Lgamma": TmpRule(7),
     "Digamma": TmpRule(7), "Power": TmpRule(5), "Hypot": TmpRule(4), "Fmod": TmpRule(1), "Floor": TmpRule(0),
@@ -89,7 +89,6 @@ Lgamma, Digamma = _u("Lgamma", S.lgamma_body), _u("Digamma", S.digamma_body)
 Floor, Ceil = _u("Floor", S.rounding(R.CAST_FLOOR)), _u("Ceil", S.rounding(R.CAST_CEIL))
 Trunc, Round = _u("Trunc", S.rounding(R.CAST_TRUNC)), _u("Round", S.rounding(R.CAST_ROUND))
 Rint, Frac = _u("Rint", S.rounding(R.CAST_RINT)), _u("Frac", S.frac_body)
-Sign = _u("Sign", S.sign_body)
 Fmod = binary("Fmod", RULES["Fmod"], S.fmod_body, HF, "``Fmod(dst, a, b, [sharedTmpBuffer], [calCount])``.")
 Hypot = binary("Hypot", RULES["Hypot"], S.hypot_body, HBF, "``Hypot(dst, a, b, [sharedTmpBuffer], [calCount])``.")
 
@@ -162,10 +161,6 @@ def _sincos(dst0: LocalTensor, dst1: LocalTensor, src: LocalTensor, *rest: Any, 
     """``SinCos(dst0 = sin, dst1 = cos, src, [sharedTmpBuffer], count)``."""
     if dst1.dtype != dst0.dtype:
         current().report("BAD_PARAMETER", "SinCos: dst0 and dst1 types differ")
-    if dst0.dtype == F32:
-        run_elementwise("SinCos", RULES["SinCos"], dst0, (src,), rest, T.sin_body, HF)
-        run_elementwise("SinCos", RULES["SinCos"], dst1, (src,), rest, T.cos_body, HF)
-        return
     run_elementwise("SinCos", RULES["SinCos"], dst0, (src,), rest, T.sin_body, HF)
     run_elementwise("SinCos", RULES["SinCos"], dst1, (src,), rest, T.cos_body, HF)
 

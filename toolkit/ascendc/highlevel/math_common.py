@@ -128,6 +128,9 @@ def acquire_tmp(api: str, tmp: LocalTensor | None, need: int) -> tuple[int, int]
             ctx.report("BAD_PARAMETER", f"{api}: sharedTmpBuffer holds {size} B, the minimum temporary space is "
                        f"{need} B (Get{api}MaxMinTmpSize)")
         return tmp.addr, size
+    if not ctx.pipes:
+        ctx.report("BAD_PARAMETER", f"{api}: without a sharedTmpBuffer the temporary space is the UB a TPipe has "
+                   "not handed out, and this kernel has no TPipe (pass a sharedTmpBuffer)")
     top = ceil_to(max((p.top for p in ctx.pipes), default=0), 32)
     size = ctx.machine.ub_budget_bytes - top
     if size < need:

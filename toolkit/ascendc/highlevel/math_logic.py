@@ -254,3 +254,20 @@ def _clamp(dst: LocalTensor, src: LocalTensor, lo: Any, hi: Any, count: Any = No
 
 
 Clamp = HighLevelApi(_clamp, "Clamp")
+
+
+def sign_int64(dst: LocalTensor, src: LocalTensor, rest: Sequence[Any]) -> None:
+    """Sign of int64_t in its own type: 1 where src > 0, -1 where src < 0, else 0 (Compares, Select)."""
+    i64 = np.dtype(np.int64)
+
+    def body(ch: Chunk) -> None:
+        x, d = src[ch.off], dst[ch.off]
+        bits, ones = ch.node(U8), ch.node(i64)
+        p = ch.padded(i64)
+        MB.Duplicate(ones, np.int64(1), ch.n)
+        MB.Compares(bits, x, np.int64(0), CMPMODE.GT, p)
+        MB.Select(d, bits, ones, np.int64(0), MB.SELMODE.VSEL_TENSOR_SCALAR_MODE, ch.n)
+        MB.Duplicate(ones, np.int64(-1), ch.n)
+        MB.Compares(bits, x, np.int64(0), CMPMODE.LT, p)
+        MB.Select(d, bits, ones, d, MB.SELMODE.VSEL_TENSOR_TENSOR_MODE, ch.n)
+    run_native("Sign", TmpRule(2, False), dst, (src,), rest, body, (i64,))

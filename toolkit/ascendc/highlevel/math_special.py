@@ -133,7 +133,9 @@ def lgamma_body(w: Work, out, x) -> None:
     w.muls(t, t, -1.0)
     w.adds(t, t, math.log(math.pi))
     w.sub(t, t, acc)                   # ln(pi / |sin(pi x)|) - lgamma(1 - x)
-    w.sel(out, w.cmp(z, x, 0.5, LT), t, acc)
+    w.sel(acc, w.cmp(z, x, 0.5, LT), t, acc)
+    w.dup(t, float("inf"))
+    w.sel(out, w.cmp(z, x, float("inf"), EQ), t, acc)          # lgamma(inf) = inf
     w.free(v, z, sm, acc, t)
 
 

@@ -1,9 +1,9 @@
 """Trigonometric high-level APIs: Sin, Cos, Tan, SinCos, Asin, Acos, Atan (float32 working precision).
 
-Algorithms (assumed; the pages give only the function): periodic ones reduce by a multiple of pi (Tan:
-pi/2) with a three-part Cody-Waite constant, then evaluate the odd Taylor polynomial of sin to r**13
-(error below 1e-9 on [-pi/2, pi/2]) and the even one of cos to r**14; the sign comes from the parity of
-the multiple. Asin / Acos / Atan follow the Cephes single-precision reductions and minimax polynomials
+Algorithms (assumed; the pages give only the function): the periodic ones reduce by a multiple k of pi/2
+with a three-part Cody-Waite constant to |r| <= pi/4, evaluate the Taylor polynomials of sin (to r**13)
+and cos (to r**14) there and pick / negate by the quadrant k mod 4 (Tan: sin r / cos r or -cos r / sin r
+by the parity of k). Asin / Acos / Atan follow the Cephes single-precision reductions and minimax polynomials
 (asin: |x| > 0.5 through sqrt((1 - |x|) / 2); atan: three intervals split at tan(pi/8), tan(3pi/8)).
 """
 from __future__ import annotations
@@ -68,29 +68,37 @@ def parity_sign(w: Work, d, k, odd_value: float) -> None:
     w.adds(d, d, -odd_value)
 
 
-def sin_body(w: Work, out, x) -> None:
-    k, r = w.node(), w.node()
-    w.muls(k, x, INV_PI)
+def _quadrant(w: Work, out, x, cosine: bool) -> None:
+    """sin / cos of x through r = x - k pi/2 (|r| <= pi/4) and the quadrant q = k mod 4: sin x is
+    (s, c, -s, -c)[q], cos x is (c, -s, -c, s)[q] with s = sin r, c = cos r."""
+    k, r, s, c, q, m = w.node(), w.node(), w.node(), w.node(), w.node(), w.node()
+    w.muls(k, x, 2.0 * INV_PI)
     w.rnd(k, k, R.CAST_RINT)
-    reduce(w, r, x, k, PI3)
-    sin_poly(w, out, r)
-    parity_sign(w, r, k, -1.0)         # (-1)**k
-    w.mul(out, out, r)
-    w.free(k, r)
+    reduce(w, r, x, k, HALF_PI3)
+    sin_poly(w, s, r)
+    cos_poly(w, c, r)
+    if cosine:
+        w.adds(k, k, 1.0)                  # cos x = sin(x + pi/2): one quadrant on
+    w.muls(q, k, 0.25)
+    w.rnd(q, q, R.CAST_FLOOR)
+    w.muls(q, q, -4.0)
+    w.add(q, q, k)                         # k mod 4 in {0, 1, 2, 3}
+    w.muls(r, q, 0.5)
+    w.rnd(r, r, R.CAST_FLOOR)
+    w.muls(r, r, -2.0)
+    w.add(r, r, q)                         # q odd
+    w.sel(s, w.cmp(m, r, 0.5, GT), c, s)
+    w.muls(c, s, -1.0)
+    w.sel(out, w.cmp(m, q, 1.5, GT), c, s)
+    w.free(k, r, s, c, q, m)
+
+
+def sin_body(w: Work, out, x) -> None:
+    _quadrant(w, out, x, False)
 
 
 def cos_body(w: Work, out, x) -> None:
-    """cos(x) = -(-1)**k sin(x - (k + 1/2) pi), k = floor(x / pi)."""
-    k, r = w.node(), w.node()
-    w.muls(k, x, INV_PI)
-    w.rnd(k, k, R.CAST_FLOOR)
-    w.adds(k, k, 0.5)
-    reduce(w, r, x, k, PI3)
-    sin_poly(w, out, r)
-    w.adds(k, k, -0.5)
-    parity_sign(w, r, k, 1.0)
-    w.mul(out, out, r)
-    w.free(k, r)
+    _quadrant(w, out, x, True)
 
 
 def tan_body(w: Work, out, x) -> None:
