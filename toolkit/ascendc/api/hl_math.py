@@ -30,9 +30,8 @@ REUSE = tnamed("isReuseSource", "bool", "false")
 TMP = local("sharedTmpBuffer", "uint8_t")
 CNT = scalar("calCount", "const uint32_t")
 HF = ("half", "float")
-INTS = tuple(["int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t"])
+INTS = ("int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t")
 ANY = ("bool", *INTS[:4], "half", "bfloat16_t", *INTS[4:6], "float", *INTS[6:])
-MB = ("RV_VLD", "RV_VST")
 
 
 def _cfg(kind: str, default: str) -> tuple:
@@ -261,7 +260,7 @@ def _power_host() -> list:
 
 
 #: the APIs with documented host queries (Power's have their own arguments; CumSum's: see its definition)
-HOST_QUERIES = tuple(["Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Ceil", "Clamp", "Cos", "Cosh", "Digamma", "Erf", "Erfc", "Floor", "Fma", "Fmod", "Frac", "Hypot", "IsInf", "IsNan", "Lgamma", "Log", "Log10", "Log2", "LogicalAnd", "LogicalAnds", "LogicalNot", "LogicalOr", "LogicalOrs", "LogicalXor", "Rint", "Round", "Sign", "Sin", "SinCos", "Sinh", "Tan", "Tanh", "Trunc", "Where", "Xor"])
+HOST_QUERIES = ("Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Ceil", "Clamp", "Cos", "Cosh", "Digamma", "Erf", "Erfc", "Floor", "Fma", "Fmod", "Frac", "Hypot", "IsInf", "IsNan", "Lgamma", "Log", "Log10", "Log2", "LogicalAnd", "LogicalAnds", "LogicalNot", "LogicalOr", "LogicalOrs", "LogicalXor", "Rint", "Round", "Sign", "Sin", "SinCos", "Sinh", "Tan", "Tanh", "Trunc", "Where", "Xor")
 HOST = [d for short in HOST_QUERIES for d in host(short)] + _power_host()
 
 APIS = KERNEL + LOGIC + HOST
