@@ -88,8 +88,8 @@ KERNEL = [
     std("Erf", _cfg("ErfConfig", "defaultErfConfig"),
         note=ASSUMED.format("Taylor to x^21 for |x| < 1, 1 - Numerical Recipes erfcc above")),
     std("Erfc", note=ASSUMED.format("1 - Taylor erf for |x| < 1, Numerical Recipes erfcc above")),
-    std("Lgamma", no_count=False, note=ASSUMED.format("shift to >= 8, Stirling series to 1/z^7, reflection below 0.5")),
-    std("Digamma", no_count=False, note=ASSUMED.format("shift to >= 8, asymptotic series to 1/z^8, reflection below 0.5")),
+    std("Lgamma", no_count=False, note=ASSUMED.format("shift to >= 4, Stirling series to 1/z^7, reflection below 0.5")),
+    std("Digamma", no_count=False, note=ASSUMED.format("shift to >= 4, asymptotic series to 1/z^8, reflection below 0.5")),
     std("Floor", no_count=False, note="Cast CAST_FLOOR in float"),
     std("Ceil", no_count=False, note="Cast CAST_CEIL in float"),
     std("Round", no_count=False, note="Cast CAST_ROUND (half away from zero) in float"),
@@ -213,7 +213,7 @@ def _max_min_body(short: str, elements: str) -> str:
     rule = HL.RULES[short]
     nb = rule.cpp_nodes(HL.OPERANDS.get(short, 2))
     return (f"(void)isReuseSource; const uint64_t bytes = (uint64_t){nb}; const uint64_t n = {elements}; "
-            "maxValue = (uint32_t)(bytes * ((n == 0 ? 1 : n) + 63) / 64 * 64); minValue = (uint32_t)(bytes * 64);")
+            "maxValue = (uint32_t)(bytes * (((n == 0 ? 1 : n) + 63) / 64 * 64)); minValue = (uint32_t)(bytes * 64);")
 
 
 def _factor_body(short: str) -> str:
@@ -249,7 +249,7 @@ def _power_host() -> list:
               scalar("typeIsInt", "const bool"), TSIZE, *MAXMIN,
               native=f"(void)typeIsInt; (void)isReuseSource; const uint64_t bytes = (uint64_t){nb}; "
                      "uint64_t n = (uint64_t)srcShape1.GetShapeSize(); const uint64_t n2 = (uint64_t)srcShape2.GetShapeSize(); "
-                     "if (n2 > n) n = n2; maxValue = (uint32_t)(bytes * ((n == 0 ? 1 : n) + 63) / 64 * 64); "
+                     "if (n2 > n) n = n2; maxValue = (uint32_t)(bytes * (((n == 0 ? 1 : n) + 63) / 64 * 64)); "
                      "minValue = (uint32_t)(bytes * 64);")
     fa = form(scalar("baseIsTensor", "const bool"), scalar("expIsTensor", "const bool"),
               scalar("typeIsInt", "const bool"), TSIZE, *FACTOR,

@@ -59,7 +59,7 @@ RULES: dict[str, TmpRule] = {
     "Sin": TmpRule(7), "Cos": TmpRule(7), "Tan": TmpRule(5), "Asin": TmpRule(5), "Acos": TmpRule(6),
     "Atan": TmpRule(6), "SinCos": TmpRule(7), "Sinh": TmpRule(6), "Cosh": TmpRule(2), "Tanh": TmpRule(6),
     "Asinh": TmpRule(6), "Acosh": TmpRule(5), "Atanh": TmpRule(5), "Log": TmpRule(0), "Log2": TmpRule(0),
-    "Log10": TmpRule(0), "Exp": TmpRule(2), "Erf": TmpRule(6), "Erfc": TmpRule(6), "Lgamma": TmpRule(7),
+    "Log10": TmpRule(0), "Exp": TmpRule(2), "Erf": TmpRule(8), "Erfc": TmpRule(8), "Lgamma": TmpRule(7),
     "Digamma": TmpRule(7), "Power": TmpRule(5), "Hypot": TmpRule(4), "Fmod": TmpRule(1), "Floor": TmpRule(0),
     "Ceil": TmpRule(0), "Trunc": TmpRule(0), "Round": TmpRule(0), "Rint": TmpRule(0), "Frac": TmpRule(1),
     "Sign": TmpRule(3), "ClampMax": TmpRule(0), "ClampMin": TmpRule(0), "Fma": TmpRule(0),

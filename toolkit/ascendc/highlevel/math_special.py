@@ -3,8 +3,8 @@ rounding family (Floor, Ceil, Trunc, Round, Rint, Frac), Sign, ClampMax / ClampM
 
 Algorithms (assumed; the pages give only the functions): Erf on |x| < 1 is its Taylor series to x**21
 (error < 1e-8), beyond it 1 - erfc; erfc(|x| >= 1) is the Chebyshev fit of Numerical Recipes' erfcc
-(fractional error < 1.2e-7). Lgamma / Digamma shift the argument to >= 8 with the recurrence (a product
-of 8 factors / a sum of 8 reciprocals), use the Stirling / asymptotic series there, and reflect arguments
+(fractional error < 1.2e-7; exp(-x**2) split so its large part is exact). Lgamma / Digamma shift the argument to >= 4 with the recurrence (a product
+of 4 factors / a sum of 4 reciprocals), use the Stirling / asymptotic series there, and reflect arguments
 below 0.5 (sin / tan of pi x through the trig polynomials on x - rint(x)). Power: exp(b ln|a|), negative
 bases only with integral exponents (sign from their parity, NaN otherwise), b == 0 gives 1. Hypot:
 max * sqrt(1 + (min/max)**2). Fmod: a - trunc(a/b) b (the page's formula; the last step fused).
@@ -37,23 +37,36 @@ def _erf_small(w: Work, d, x) -> None:
 
 
 def _erfc_big(w: Work, d, a) -> None:
-    """d = erfc(a) for a >= 0 (Numerical Recipes erfcc)."""
-    t, e = w.node(), w.node()
+    """d = erfc(a) for a >= 0 (Numerical Recipes erfcc: t exp(-a**2 + P(t)), t = 1 / (1 + a/2)); exp(-a**2)
+    as exp(-h**2) exp(-(a - h)(a + h)) with h = rint(16 a) / 16, so the large part of the argument is exact."""
+    t, e, h = w.node(), w.node(), w.node()
     w.muls(t, a, 0.5)
     w.adds(t, t, 1.0)
     w.rec(t, t)
     w.horner(d, t, ERFC_NR)
-    w.mul(e, a, a)
-    w.sub(d, d, e)
+    w.muls(h, a, 16.0)
+    w.rnd(h, h, R.CAST_RINT)
+    w.muls(h, h, 1.0 / 16.0)
+    w.sub(e, a, h)
+    u = w.node()
+    w.add(u, h, a)
+    w.mul(e, e, u)
+    w.free(u)
+    w.sub(d, d, e)                     # P(t) - (a - h)(a + h)
+    w.mul(h, h, h)
+    w.muls(h, h, -1.0)
+    w.exp(h, h)                        # exp(-h**2)
     w.exp(d, d)
+    w.mul(d, d, h)
     w.mul(d, d, t)
-    w.free(t, e)
+    w.free(t, e, h)
 
 
 def erf_body(w: Work, out, x) -> None:
     a, s, b, m = w.node(), w.node(), w.node(), w.node()
     w.abs(a, x)
     _erf_small(w, s, x)
+    w.mins(a, a, 11.0)                 # erfc(11) is below the smallest float: inf gives 0, not inf - inf
     _erfc_big(w, b, a)
     w.muls(b, b, -1.0)
     w.adds(b, b, 1.0)                  # erf(|x|)
@@ -70,6 +83,7 @@ def erfc_body(w: Work, out, x) -> None:
     _erf_small(w, s, x)
     w.muls(s, s, -1.0)
     w.adds(s, s, 1.0)
+    w.mins(a, a, 11.0)
     _erfc_big(w, b, a)
     w.muls(a, b, -1.0)
     w.adds(a, a, 2.0)
@@ -88,11 +102,14 @@ def _reflect_arg(w: Work, v, x) -> None:
     w.free(t, m)
 
 
+SHIFT = 4        #: arguments below it go up by SHIFT through the recurrence (the series are exact to 1e-8 there)
+
+
 def _shift(w: Work, z, small, v) -> None:
-    """z = v < 8 ? v + 8 : v; mask bits in working tensor ``small`` (returned as bytes by cmp)."""
+    """z = v < SHIFT ? v + SHIFT : v; mask bits in working tensor ``small``."""
     t = w.node()
-    w.adds(t, v, 8.0)
-    w.sel(z, w.cmp(small, v, 8.0, LT), t, v)
+    w.adds(t, v, float(SHIFT))
+    w.sel(z, w.cmp(small, v, float(SHIFT), LT), t, v)
     w.free(t)
 
 
@@ -119,12 +136,12 @@ def lgamma_body(w: Work, out, x) -> None:
     w.add(acc, acc, v)                 # lgamma(z)
     _reflect_arg(w, v, x)
     w.dup(z, 1.0)
-    for k in range(8):
+    for k in range(SHIFT):
         w.adds(t, v, float(k))
         w.mul(z, z, t)
     w.ln(z, z)
     w.sub(z, acc, z)
-    bits = w.cmp(t, v, 8.0, LT)
+    bits = w.cmp(t, v, float(SHIFT), LT)
     w.sel(acc, bits, z, acc)           # lgamma(v)
     _pi_r(w, z, x)
     sin_poly(w, t, z)
@@ -158,12 +175,12 @@ def digamma_body(w: Work, out, x) -> None:
     w.mul(sm, sm, z)
     w.add(acc, acc, sm)                # psi(z)
     w.dup(z, 0.0)
-    for k in range(8):
+    for k in range(SHIFT):
         w.adds(t, v, float(k))
         w.rec(t, t)
         w.add(z, z, t)
     w.sub(z, acc, z)
-    w.sel(acc, w.cmp(t, v, 8.0, LT), z, acc)       # psi(v)
+    w.sel(acc, w.cmp(t, v, float(SHIFT), LT), z, acc)       # psi(v)
     _pi_r(w, z, x)
     sin_poly(w, t, z)
     cos_poly(w, v, z)
