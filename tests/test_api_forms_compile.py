@@ -36,7 +36,9 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "const LocalTensor<T>*": "lta", "const MrgSortSrcList<T>&": "MrgSortSrcList<float>{}",
         "const MrgSort4Info&": "MrgSort4Info{}", "const VdeqInfo&": "VdeqInfo{}",
         "const TransposeParamsExt&": "TransposeParamsExt{}",
-        "ReduceOrder": "ReduceOrder::ORDER_VALUE_INDEX", "CMPMODE": "CMPMODE::LT", "SELMODE": "SELMODE::VSEL_TENSOR_TENSOR_MODE"}
+        "ReduceOrder": "ReduceOrder::ORDER_VALUE_INDEX", "CMPMODE": "CMPMODE::LT", "SELMODE": "SELMODE::VSEL_TENSOR_TENSOR_MODE",
+        # high-level math (hlmath): Where's condition tensor
+        "const LocalTensor<V>&": "lb"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {

@@ -29,6 +29,7 @@ T = tded("T")
 REUSE = tnamed("isReuseSource", "bool", "false")
 TMP = local("sharedTmpBuffer", "uint8_t")
 CNT = scalar("calCount", "const uint32_t")
+ND = "const __asc::nodeduce_t<T>&"        #: a scalar of the element type that takes no part in deduction
 HF = ("half", "float")
 INTS = ("int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t")
 ANY = ("bool", *INTS[:4], "half", "bfloat16_t", *INTS[4:6], "float", *INTS[6:])
@@ -107,12 +108,12 @@ KERNEL = [
     cfg_first("SinCos", "SinCosConfig", "DEFAULT_SINCOS_CONFIG", (local("dst0"), local("dst1"), local("src")),
               no_count=False, note=ASSUMED.format("the Sin and the Cos algorithm: " + _QUAD)),
     api(FAMILY, "ClampMax", HL.ClampMax, form(T, REUSE, local("dstTensor"), local("srcTensor"), TMP,
-                                              scalar("scalar", "const T", "T"), CNT),
-        form(T, REUSE, local("dstTensor"), local("srcTensor"), scalar("scalar", "const T", "T"), CNT),
+                                              scalar("scalar", ND, "T"), CNT),
+        form(T, REUSE, local("dstTensor"), local("srcTensor"), scalar("scalar", ND, "T"), CNT),
         dtypes=HF, doc="Clamp接口/ClampMax.md", note="Mins in float"),
     api(FAMILY, "ClampMin", HL.ClampMin, form(T, REUSE, local("dstTensor"), local("srcTensor"), TMP,
-                                              scalar("scalar", "const T", "T"), CNT),
-        form(T, REUSE, local("dstTensor"), local("srcTensor"), scalar("scalar", "const T", "T"), CNT),
+                                              scalar("scalar", ND, "T"), CNT),
+        form(T, REUSE, local("dstTensor"), local("srcTensor"), scalar("scalar", ND, "T"), CNT),
         dtypes=HF, doc="Clamp接口/ClampMin.md", note="Maxs in float"),
 ]
 
@@ -121,8 +122,8 @@ def _power() -> object:
     """Tensor ** tensor, tensor ** scalar, scalar ** tensor; each with / without tmp and calCount."""
     tps = (T, REUSE, *_cfg("PowerConfig", "defaultPowerConfig"))
     heads = ((local("dstTensor"), local("src0Tensor"), local("src1Tensor")),
-             (local("dstTensor"), local("src0Tensor"), scalar("src1Scalar", "const T&", "T")),
-             (local("dstTensor"), scalar("src0Scalar", "const T&", "T"), local("src1Tensor")))
+             (local("dstTensor"), local("src0Tensor"), scalar("src1Scalar", ND, "T")),
+             (local("dstTensor"), scalar("src0Scalar", ND, "T"), local("src1Tensor")))
     forms = [form(*tps, *h, *tail) for h in heads for tail in ((TMP, CNT), (TMP,), (CNT,), ())]
     return api(FAMILY, "Power", HL.Power, *forms, dtypes=("half", "bfloat16_t", "float"), doc="Power接口/Power.md",
                note=ASSUMED.format("exp(b ln|a|) in float; negative bases with integral b (sign by parity), "

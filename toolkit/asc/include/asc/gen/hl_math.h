@@ -633,26 +633,26 @@ void SinCos(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const LocalT
 }
 // AscendC::ClampMax: Mins in float (高阶API/数学计算/Clamp接口/ClampMax.md)
 template <class T, bool isReuseSource = false>
-void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const T scalar, const uint32_t calCount, ASC_SLP) {
+void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const __asc::nodeduce_t<T>& scalar, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(1493064703, "AscendC::ClampMax");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, sharedTmpBuffer); c.num((T)scalar); c.num(calCount);
     c.go();
 }
 template <class T, bool isReuseSource = false>
-void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar, const uint32_t calCount, ASC_SLP) {
+void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const __asc::nodeduce_t<T>& scalar, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(1493064703, "AscendC::ClampMax");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); c.num((T)scalar); c.num(calCount);
     c.go();
 }
 // AscendC::ClampMin: Maxs in float (高阶API/数学计算/Clamp接口/ClampMin.md)
 template <class T, bool isReuseSource = false>
-void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const T scalar, const uint32_t calCount, ASC_SLP) {
+void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const __asc::nodeduce_t<T>& scalar, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(1189787633, "AscendC::ClampMin");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, sharedTmpBuffer); c.num((T)scalar); c.num(calCount);
     c.go();
 }
 template <class T, bool isReuseSource = false>
-void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar, const uint32_t calCount, ASC_SLP) {
+void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const __asc::nodeduce_t<T>& scalar, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(1189787633, "AscendC::ClampMin");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); c.num((T)scalar); c.num(calCount);
     c.go();
@@ -683,49 +683,49 @@ void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, co
     c.go();
 }
 template <class T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASC_SLP) {
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const __asc::nodeduce_t<T>& src1Scalar, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(736966161, "AscendC::Power");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, src0Tensor); c.num((T)src1Scalar); __asc::put_local(c, sharedTmpBuffer); c.num(calCount);
     c.go();
 }
 template <class T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, const LocalTensor<uint8_t>& sharedTmpBuffer, ASC_SLP) {
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const __asc::nodeduce_t<T>& src1Scalar, const LocalTensor<uint8_t>& sharedTmpBuffer, ASC_SLP) {
     ASC_CALL(736966161, "AscendC::Power");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, src0Tensor); c.num((T)src1Scalar); __asc::put_local(c, sharedTmpBuffer);
     c.go();
 }
 template <class T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, const uint32_t calCount, ASC_SLP) {
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const __asc::nodeduce_t<T>& src1Scalar, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(736966161, "AscendC::Power");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, src0Tensor); c.num((T)src1Scalar); c.num(calCount);
     c.go();
 }
 template <class T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, ASC_SLP) {
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const __asc::nodeduce_t<T>& src1Scalar, ASC_SLP) {
     ASC_CALL(736966161, "AscendC::Power");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, src0Tensor); c.num((T)src1Scalar);
     c.go();
 }
 template <class T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASC_SLP) {
+void Power(const LocalTensor<T>& dstTensor, const __asc::nodeduce_t<T>& src0Scalar, const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(736966161, "AscendC::Power");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); c.num((T)src0Scalar); __asc::put_local(c, src1Tensor); __asc::put_local(c, sharedTmpBuffer); c.num(calCount);
     c.go();
 }
 template <class T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer, ASC_SLP) {
+void Power(const LocalTensor<T>& dstTensor, const __asc::nodeduce_t<T>& src0Scalar, const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer, ASC_SLP) {
     ASC_CALL(736966161, "AscendC::Power");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); c.num((T)src0Scalar); __asc::put_local(c, src1Tensor); __asc::put_local(c, sharedTmpBuffer);
     c.go();
 }
 template <class T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, const uint32_t calCount, ASC_SLP) {
+void Power(const LocalTensor<T>& dstTensor, const __asc::nodeduce_t<T>& src0Scalar, const LocalTensor<T>& src1Tensor, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(736966161, "AscendC::Power");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); c.num((T)src0Scalar); __asc::put_local(c, src1Tensor); c.num(calCount);
     c.go();
 }
 template <class T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
-void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, ASC_SLP) {
+void Power(const LocalTensor<T>& dstTensor, const __asc::nodeduce_t<T>& src0Scalar, const LocalTensor<T>& src1Tensor, ASC_SLP) {
     ASC_CALL(736966161, "AscendC::Power");
     c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); c.num((T)src0Scalar); __asc::put_local(c, src1Tensor);
     c.go();
