@@ -38,7 +38,7 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "const TransposeParamsExt&": "TransposeParamsExt{}",
         "ReduceOrder": "ReduceOrder::ORDER_VALUE_INDEX", "CMPMODE": "CMPMODE::LT", "SELMODE": "SELMODE::VSEL_TENSOR_TENSOR_MODE",
         # high-level math (hlmath): Where's condition tensor
-        "const LocalTensor<V>&": "lb"}
+        "const LocalTensor<V>&": "lb", "LocalTensor<uint8_t>&": "lb"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {

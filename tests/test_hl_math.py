@@ -334,6 +334,8 @@ def test_vendor_style_program_passes_and_its_host_queries_agree(tmp_path, monkey
     assert figures["Lgamma float"] == HL.max_min_tmp_size("Lgamma", 256, 4)
     assert figures["Power float"] == HL.max_min_tmp_size("Power", 256, 4)
     assert figures["Sin half"] == HL.max_min_tmp_size("Sin", 256, 2)
+    from toolkit.ascendc.highlevel.math_cumsum import tmp_bytes
+    assert figures["CumSum float"] == (tmp_bytes(8, 32, 4, True),) * 2
     assert re.search(r"factor Erf half (\d+) (\d+)", out).groups() == tuple(map(str, HL.tmp_buffer_factor_size("Erf", 2)))
     assert FRAMEWORK_TMP in out
 
@@ -355,3 +357,29 @@ def test_api_command_shows_the_algorithm_notes(tmp_path, capsys):
     notes = {a["name"]: a["note"] for a in fam["implemented_apis"]}
     assert notes["AscendC::Erf"].startswith("algorithm: assumed") and notes["AscendC::Floor"]
     assert fam["implemented"] >= 140
+
+
+@pytest.mark.parametrize("dt", [F32, F16])
+@pytest.mark.parametrize("shape", [(3, 16), (13, 48), (1, 32)])
+@pytest.mark.parametrize("config", [0, 1, 2, 3])         # bit 0 isLastAxis, bit 1 outputLastRow
+def test_cumsum_both_axes_and_the_last_row(core, dt, shape, config):
+    from toolkit.ascendc.highlevel.math_cumsum import tmp_bytes
+    o, i = shape
+    x = np.random.default_rng(1).uniform(-2, 2, shape).astype(dt)
+    put(core, X, x)
+    put(core, Z, np.full(i, 5, dt))
+    need = tmp_bytes(o, i, dt.itemsize, bool(config & 1))
+    HL.CumSum(LT(D, dt, o * i), LT(Z, dt, i), LT(X, dt, o * i), LT(TMP, U8, max(need, 32)), HL.CumSumInfo(o, i),
+              config=config)
+    want = np.cumsum(x.astype(np.float64), axis=1 if config & 1 else 0)
+    got = get(core, D, dt, o * i).reshape(shape).astype(np.float64)
+    close(got, want, 2e-6 if dt == F32 else 2e-3, 1e-5 if dt == F32 else 4e-3)
+    last = get(core, Z, dt, i).astype(np.float64)
+    if config & 2:
+        np.testing.assert_array_equal(last, got[-1])
+    else:
+        assert (last == 5).all()
+    if need:
+        with pytest.raises(KernelAbort, match="BAD_PARAMETER"):
+            HL.CumSum(LT(D, dt, o * i), LT(Z, dt, i), LT(X, dt, o * i), LT(TMP, U8, need - 32), HL.CumSumInfo(o, i),
+                      config=config)

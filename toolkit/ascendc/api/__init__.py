@@ -85,10 +85,12 @@ MODULES = tuple(importlib.import_module(f"{__name__}.{m.name}") for m in sorted(
 
 DEFINITIONS: MappingProxyType = MappingProxyType({d.name: d for m in MODULES for d in m.APIS})
 BY_ID: MappingProxyType = MappingProxyType({d.id: d for d in DEFINITIONS.values()})
-STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in names.STRUCTS})
+#: the parameter structs: ``names.STRUCTS`` and those a family module declares beside its APIs (``STRUCTS``)
+_ALL_STRUCTS = (*names.STRUCTS, *(x for m in MODULES for x in getattr(m, "STRUCTS", ())))
+STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in _ALL_STRUCTS})
 #: every C++ name of a struct (aliases included) -> its definition
 STRUCT_NAMES: MappingProxyType = MappingProxyType(
-    {n: s for s in names.STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
+    {n: s for s in _ALL_STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
 #: the non-call names: ``names.NAMES`` and those a family module declares beside its APIs (``NAMES``)
 NAMES: MappingProxyType = MappingProxyType({n.name: n for n in (*names.NAMES,
                                                                 *(x for m in MODULES for x in getattr(m, "NAMES", ())))})

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from toolkit.ascendc.highlevel import math as HL
 
+from . import spec
 from .spec import (
+    Arg,
     Family,
+    Field,
     NameDef,
+    StructDef,
     api,
     form,
     local,
@@ -264,7 +268,36 @@ def _power_host() -> list:
 HOST_QUERIES = ("Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Ceil", "Clamp", "Cos", "Cosh", "Digamma", "Erf", "Erfc", "Floor", "Fma", "Fmod", "Frac", "Hypot", "IsInf", "IsNan", "Lgamma", "Log", "Log10", "Log2", "LogicalAnd", "LogicalAnds", "LogicalNot", "LogicalOr", "LogicalOrs", "LogicalXor", "Rint", "Round", "Sign", "Sin", "SinCos", "Sinh", "Tan", "Tanh", "Trunc", "Where", "Xor")
 HOST = [d for short in HOST_QUERIES for d in host(short)] + _power_host()
 
-APIS = KERNEL + LOGIC + HOST
+def _cumsum() -> list:
+    cfg = tnamed("config", "const CumSumConfig&", "defaultCumSumConfig",
+                 send="(config.isLastAxis ? 1 : 0) | (config.outputLastRow ? 2 : 0)")
+    head = (Arg(spec.LOCAL, "dstTensor", "LocalTensor<T>&"), Arg(spec.LOCAL, "lastRowTensor", "LocalTensor<T>&"),
+            local("srcTensor"))
+    info = struct("cumSumInfo", "CumSumInfo")
+    tmp = Arg(spec.LOCAL, "sharedTmpBuffer", "LocalTensor<uint8_t>&")
+    kernel = api(FAMILY, "CumSum", HL.CumSum, form(T, cfg, *head, tmp, info), form(T, cfg, *head, info), dtypes=HF,
+                 doc="CumSum接口/CumSum.md",
+                 note="LINEBYLINE in float (every CumSumAlgorithm): one Add per row; the last axis through a "
+                      "Gather transpose")
+    body = ("(void)isReuseSource; const uint64_t dims = srcShape.GetDimNum(); "
+            "const uint64_t outter = dims > 1 ? (uint64_t)srcShape.GetDim(0) : 1; "
+            "const uint64_t inner = (uint64_t)srcShape.GetDim(dims > 1 ? 1 : 0); const uint64_t n = outter * inner; "
+            "auto up = [](uint64_t v, uint64_t k) { return (v + k - 1) / k * k; }; "
+            "uint64_t b = typeSize != 4u ? 2 * up(n, 64) * 4 : 0; "
+            "if (isLastAxis) { const uint64_t m = inner * up(outter, 8); b += up(m, 64) * 4 + 3 * up(m > n ? m : n, 64) * 4; } "
+            "maxValue = (uint32_t)b; minValue = (uint32_t)b;")
+    host_ = api(FAMILY, "GetCumSumMaxMinTmpSize", None,
+                form(SHAPE, TSIZE, scalar("isLastAxis", "const bool"), *MAXMIN, native=body),
+                doc="CumSum接口/GetCumSumMaxMinTmpSize.md",
+                note="temporary space: toolkit.ascendc.highlevel.math_cumsum.tmp_bytes")
+    return [kernel, host_]
+
+
+STRUCTS = [StructDef("AscendC::CumSumInfo", HL.CumSumInfo, (Field("outter", "uint32_t", "0"),
+                                                           Field("inner", "uint32_t", "0")),
+                     doc="高阶API/数学计算/CumSum接口/CumSum.md")]
+
+APIS = KERNEL + LOGIC + HOST + _cumsum()
 
 NAMES = [NameDef(f"AscendC::{n}", "type", "asc/hl_math_types.h") for n in (
     "TensorShape", "SinConfig", "CosConfig", "AtanConfig", "TanhConfig",

@@ -30,6 +30,7 @@ from .math_common import (
     run_elementwise,
     unary,
 )
+from .math_cumsum import CumSum, CumSumInfo
 from .math_logic import (
     BitwiseAnd,
     BitwiseNot,
@@ -69,7 +70,7 @@ RULES: dict[str, TmpRule] = {
     "LogicalOr": TmpRule(4, False), "LogicalXor": TmpRule(4, False), "LogicalNot": TmpRule(2, False),
     "LogicalAnds": TmpRule(2, False), "LogicalOrs": TmpRule(2, False), "IsNan": TmpRule(3, False),
     "IsInf": TmpRule(3, False), "IsFinite": TmpRule(3, False), "Where": TmpRule(2, False),
-    "Clamp": TmpRule(2, False), "CumSum": TmpRule(0, False),
+    "Clamp": TmpRule(2, False),
 }
 #: operands an API converts to float32 (sources + destinations) when its type is not float32
 OPERANDS = {"Fmod": 3, "Hypot": 3, "Power": 3, "Fma": 4, "SinCos": 3, "ClampMax": 2, "ClampMin": 2}
@@ -196,6 +197,8 @@ __all__ = [
     "ClampMin",
     "Cos",
     "Cosh",
+    "CumSum",
+    "CumSumInfo",
     "Digamma",
     "Erf",
     "Erfc",

@@ -1198,4 +1198,19 @@ inline void GetXorTmpBufferFactorSize(const platform_ascendc::PlatformAscendC& a
 inline void GetPowerMaxMinTmpSize(const AscendC::TensorShape& srcShape1, const AscendC::TensorShape& srcShape2, const bool typeIsInt, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, const ::__asc::SL& = ::__asc::SL::current()) { (void)typeIsInt; (void)isReuseSource; const uint64_t bytes = (uint64_t)(5u + (typeSize != 4u ? 3u : 0u)) * 4u; uint64_t n = (uint64_t)srcShape1.GetShapeSize(); const uint64_t n2 = (uint64_t)srcShape2.GetShapeSize(); if (n2 > n) n = n2; maxValue = (uint32_t)(bytes * (((n == 0 ? 1 : n) + 63) / 64 * 64)); minValue = (uint32_t)(bytes * 64); }
 // AscendC::GetPowerTmpBufferFactorSize (高阶API/数学计算/Power接口/GetPowerTmpBufferFactorSize.md)
 inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expIsTensor, const bool typeIsInt, const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer, const ::__asc::SL& = ::__asc::SL::current()) { (void)baseIsTensor; (void)expIsTensor; (void)typeIsInt; maxLiveNodeCount = (uint32_t)((5u + (typeSize != 4u ? 3u : 0u)) * 4u / typeSize); extraBuffer = 0; }
+// AscendC::CumSum: LINEBYLINE in float (every CumSumAlgorithm): one Add per row; the last axis through a Gather transpose (高阶API/数学计算/CumSum接口/CumSum.md)
+template <class T, const CumSumConfig& config = defaultCumSumConfig>
+void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor, LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo, ASC_SLP) {
+    ASC_CALL(1919623030, "AscendC::CumSum");
+    c.tnamed(603940551, (long long)((config.isLastAxis ? 1 : 0) | (config.outputLastRow ? 2 : 0))); __asc::put_local(c, dstTensor); __asc::put_local(c, lastRowTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, sharedTmpBuffer); __asc::put(c, cumSumInfo);
+    c.go();
+}
+template <class T, const CumSumConfig& config = defaultCumSumConfig>
+void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor, const CumSumInfo& cumSumInfo, ASC_SLP) {
+    ASC_CALL(1919623030, "AscendC::CumSum");
+    c.tnamed(603940551, (long long)((config.isLastAxis ? 1 : 0) | (config.outputLastRow ? 2 : 0))); __asc::put_local(c, dstTensor); __asc::put_local(c, lastRowTensor); __asc::put_local(c, srcTensor); __asc::put(c, cumSumInfo);
+    c.go();
+}
+// AscendC::GetCumSumMaxMinTmpSize: temporary space: toolkit.ascendc.highlevel.math_cumsum.tmp_bytes (高阶API/数学计算/CumSum接口/GetCumSumMaxMinTmpSize.md)
+inline void GetCumSumMaxMinTmpSize(const AscendC::TensorShape& srcShape, const uint32_t typeSize, const bool isLastAxis, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, const ::__asc::SL& = ::__asc::SL::current()) { (void)isReuseSource; const uint64_t dims = srcShape.GetDimNum(); const uint64_t outter = dims > 1 ? (uint64_t)srcShape.GetDim(0) : 1; const uint64_t inner = (uint64_t)srcShape.GetDim(dims > 1 ? 1 : 0); const uint64_t n = outter * inner; auto up = [](uint64_t v, uint64_t k) { return (v + k - 1) / k * k; }; uint64_t b = typeSize != 4u ? 2 * up(n, 64) * 4 : 0; if (isLastAxis) { const uint64_t m = inner * up(outter, 8); b += up(m, 64) * 4 + 3 * up(m > n ? m : n, 64) * 4; } maxValue = (uint32_t)b; minValue = (uint32_t)b; }
 }  // namespace AscendC

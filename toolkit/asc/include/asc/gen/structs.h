@@ -103,6 +103,13 @@ struct TransDataTo5HDParams {
     TransDataTo5HDParams(bool dstHighHalf_, bool srcHighHalf_, uint8_t repeatTimes_, uint16_t dstRepStride_, uint16_t srcRepStride_)
         : dstHighHalf(dstHighHalf_), srcHighHalf(srcHighHalf_), repeatTimes(repeatTimes_), dstRepStride(dstRepStride_), srcRepStride(srcRepStride_) {}
 };
+struct CumSumInfo {
+    uint32_t outter = 0;
+    uint32_t inner = 0;
+    CumSumInfo() = default;
+    CumSumInfo(uint32_t outter_, uint32_t inner_)
+        : outter(outter_), inner(inner_) {}
+};
 }  // namespace AscendC
 namespace __asc {
 inline Call& put(Call& c, const AscendC::DataCopyParams& p) {
@@ -141,5 +148,8 @@ inline Call& put(Call& c, const AscendC::TransDataTo5HDParams& p) {
 }
 inline Call& put(Call& c, const AscendC::ShapeInfo& p) {
     return c.tag(T_STRUCT | ((i64)251142781 << 8), 19).num(p.shapeDim).num(p.originalShapeDim).num(p.shape[0]).num(p.shape[1]).num(p.shape[2]).num(p.shape[3]).num(p.shape[4]).num(p.shape[5]).num(p.shape[6]).num(p.shape[7]).num(p.originalShape[0]).num(p.originalShape[1]).num(p.originalShape[2]).num(p.originalShape[3]).num(p.originalShape[4]).num(p.originalShape[5]).num(p.originalShape[6]).num(p.originalShape[7]).num(p.dataFormat);
+}
+inline Call& put(Call& c, const AscendC::CumSumInfo& p) {
+    return c.tag(T_STRUCT | ((i64)1687531526 << 8), 2).num(p.outter).num(p.inner);
 }
 }  // namespace __asc
