@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from api_support import get, put
+
 from toolkit.ascendc.dtypes import BF16
 from toolkit.ascendc.highlevel import math as HL
 from toolkit.ascendc.highlevel.math_common import FRAMEWORK_TMP
