@@ -95,7 +95,7 @@ def _targs(f: spec.Form) -> str:
         elif p.ctype == "class":
             out.append("float" if p.default in (None, "void") else p.default)
         else:
-            out.append(p.default)
+            out.append(p.default or "1")          # a required non-type value (Exp's taylorExpandLevel)
     return f"<{', '.join(out)}>" if out else ""
 
 

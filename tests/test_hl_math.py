@@ -133,6 +133,21 @@ def test_exp_taylor_levels(core):
     HL.HLExp[F16, 12, False](LT(D, F16, 64), LT(X, F32, 64).ReinterpretCast(F16), 64)   # framework tmp
 
 
+def test_exp_and_axpy_share_the_basic_names(core):
+    """The bridge reaches the high-level Exp through the basic MemBase Exp's name when taylorExpandLevel is a
+    template argument; the high-level Axpy form takes a sharedTmpBuffer before calCount."""
+    from toolkit.ascendc import membase as MB
+    from toolkit.ascendc.dtypes import TemplateValue
+    x = np.linspace(-3, 3, 64).astype(np.float32)
+    put(core, X, x)
+    MB.Exp[(TemplateValue("taylorExpandLevel", 14), TemplateValue("isReuseSource", 0))](
+        LT(D, F32, 64), LT(X, F32, 64), LT(TMP, U8, 4096), 64)
+    close(get(core, D, F32, 64).astype(np.float64), np.exp(x.astype(np.float64)), 1e-6, 0)
+    put(core, D, np.ones(64, np.float32))
+    MB.Axpy(LT(D, F32, 64), LT(X, F32, 64), 2.0, LT(TMP, U8, 32), 64)
+    np.testing.assert_array_equal(get(core, D, F32, 64), (1 + 2 * x.astype(np.float64)).astype(np.float32))
+
+
 BINARY = {"Fmod": (np.fmod, (-9, 9), (0.5, 4)), "Hypot": (np.hypot, (-1e3, 1e3), (-1e3, 1e3)),
           "Power": (np.power, (0.1, 8), (-4, 4))}
 

@@ -14,9 +14,11 @@ from . import EXIT_OK, cli, dump_json
 def implemented() -> dict[str, list[str]]:
     """What the toolkit implements: its API definition table (toolkit.ascendc.api), one entry per declared
     name with its forms as ``<how it runs>: <C++ signature>``; the declared types, param structs and enums
-    (generated from the Python enums) count as implemented names with one form."""
+    (generated from the Python enums) count as implemented names with one form. A form documented on another
+    page than its API's ends in ``[page]`` (the high-level ``Exp`` forms of the basic ``AscendC::Exp``)."""
     from toolkit.ascendc import api
-    out = {name: [f"{f['runs']}: {f['signature']}" for f in info["forms"]] for name, info in api.implemented().items()}
+    out = {name: [f"{f['runs']}: {f['signature']}" + (f" [{f['doc']}]" if f["doc"] != info["doc"] else "")
+                  for f in info["forms"]] for name, info in api.implemented().items()}
     from toolkit.asc.enums import ENUMS
     for name in (*api.STRUCT_NAMES, *api.NAMES, *(f"{ns}::{n}" for _, ns, n, _, _ in ENUMS)):
         out.setdefault(name, ["type"])

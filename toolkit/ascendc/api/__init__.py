@@ -118,7 +118,8 @@ def implemented() -> dict[str, dict]:
     out = {}
     for d in DEFINITIONS.values():
         out[d.name] = {"family": d.family.name, "doc": d.doc, "opcodes": list(d.opcodes), "dtypes": list(d.dtypes),
-                       "note": d.note, "forms": [{"signature": describe(d, f), "runs": _runs(f)} for f in d.forms]}
+                       "note": d.note, "forms": [{"signature": describe(d, f), "runs": _runs(f), "doc": f.doc or d.doc}
+                                 for f in d.forms]}
     return out
 
 

@@ -265,7 +265,7 @@ def _power_host() -> list:
 
 
 #: the APIs with documented host queries (Power's have their own arguments; CumSum's: see its definition)
-HOST_QUERIES = ("Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Ceil", "Clamp", "Cos", "Cosh", "Digamma", "Erf", "Erfc", "Floor", "Fma", "Fmod", "Frac", "Hypot", "IsInf", "IsNan", "Lgamma", "Log", "Log10", "Log2", "LogicalAnd", "LogicalAnds", "LogicalNot", "LogicalOr", "LogicalOrs", "LogicalXor", "Rint", "Round", "Sign", "Sin", "SinCos", "Sinh", "Tan", "Tanh", "Trunc", "Where", "Xor")
+HOST_QUERIES = ("Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Axpy", "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Ceil", "Clamp", "Cos", "Cosh", "Digamma", "Erf", "Erfc", "Exp", "Floor", "Fma", "Fmod", "Frac", "Hypot", "IsInf", "IsNan", "Lgamma", "Log", "Log10", "Log2", "LogicalAnd", "LogicalAnds", "LogicalNot", "LogicalOr", "LogicalOrs", "LogicalXor", "Rint", "Round", "Sign", "Sin", "SinCos", "Sinh", "Tan", "Tanh", "Trunc", "Where", "Xor")
 HOST = [d for short in HOST_QUERIES for d in host(short)] + _power_host()
 
 def _cumsum() -> list:

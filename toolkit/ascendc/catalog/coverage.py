@@ -30,10 +30,21 @@ def forms_of(entry: dict, index: dict[str, list[str]], owners: Catalog | None = 
     out: list[str] = []
     for n in (entry["name"], *entry.get("aliases", ())):
         k = names.key(n)
-        if owners is not None and _ident(owners.by_key[k][0]) != _ident(entry):
-            continue
-        out += [f for f in index.get(k, ()) if f not in out]
+        owner = owners is None or _ident(owners.by_key[k][0]) == _ident(entry)
+        out += [f for f in index.get(k, ()) if f not in out and _credited(f, entry, owner)]
     return out
+
+
+_PAGE_TAG = re.compile(r" \[([^\]]+)\]$")
+
+
+def _credited(form: str, entry: dict, owner: bool) -> bool:
+    """Whether a form counts for the entry: a form that names its page (``... [高阶API/数学计算/Exp接口/Exp.md]``)
+    counts for the family of that page; an untagged one for the entry the lookup prefers."""
+    tag = _PAGE_TAG.search(form)
+    if tag is None:
+        return owner
+    return tag[1].startswith(entry["family"] + "/")
 
 
 def _ident(e: dict) -> tuple[str, str]:

@@ -64,7 +64,7 @@ RULES: dict[str, TmpRule] = {
     "Digamma": TmpRule(7), "Power": TmpRule(5), "Hypot": TmpRule(4), "Fmod": TmpRule(1), "Floor": TmpRule(0),
     "Ceil": TmpRule(0), "Trunc": TmpRule(0), "Round": TmpRule(0), "Rint": TmpRule(0), "Frac": TmpRule(1),
     "Sign": TmpRule(3), "ClampMax": TmpRule(0), "ClampMin": TmpRule(0), "Fma": TmpRule(0),
-    "Axpy": TmpRule(0),
+    "Axpy": TmpRule(0, False),
     "BitwiseAnd": TmpRule(1, False), "BitwiseOr": TmpRule(1, False), "BitwiseXor": TmpRule(1, False),
     "BitwiseNot": TmpRule(1, False), "Xor": TmpRule(1, False), "LogicalAnd": TmpRule(4, False),
     "LogicalOr": TmpRule(4, False), "LogicalXor": TmpRule(4, False), "LogicalNot": TmpRule(2, False),

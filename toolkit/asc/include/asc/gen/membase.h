@@ -747,6 +747,12 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const __asc::nod
     c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((U)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
+template <class T, class U, bool isReuseSource = false>
+void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, const __asc::nodeduce_t<U>& scalarValue, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASC_SLP) {
+    ASC_CALL(749932054, "AscendC::Axpy");
+    c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); c.num((U)scalarValue); __asc::put_local(c, sharedTmpBuffer); c.num(calCount);
+    c.go();
+}
 // AscendC::ShiftLeft (基础API/Memory矢量计算/逻辑计算/ShiftLeft.md)
 template <class T, bool isSetMask = true>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc::nodeduce_t<T>& scalarValue, int32_t count, ASC_SLP) {
@@ -814,6 +820,18 @@ template <class T, bool isSetMask = true, const ExpConfig& config = DEFAULT_EXP_
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(4189351, "AscendC::Exp");
     c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASC_SLP) {
+    ASC_CALL(4189351, "AscendC::Exp");
+    __asc::put_ttype<T>(c); c.tnamed(1467379540, (long long)(taylorExpandLevel)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstLocal); __asc::put_local(c, srcLocal); __asc::put_local(c, sharedTmpBuffer); c.num(calCount);
+    c.go();
+}
+template <class T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t calCount, ASC_SLP) {
+    ASC_CALL(4189351, "AscendC::Exp");
+    __asc::put_ttype<T>(c); c.tnamed(1467379540, (long long)(taylorExpandLevel)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstLocal); __asc::put_local(c, srcLocal); c.num(calCount);
     c.go();
 }
 // AscendC::Ln (基础API/Memory矢量计算/基础算术/Ln.md)
