@@ -398,3 +398,22 @@ def test_cumsum_both_axes_and_the_last_row(core, dt, shape, config):
         with pytest.raises(KernelAbort, match="BAD_PARAMETER"):
             HL.CumSum(LT(D, dt, o * i), LT(Z, dt, i), LT(X, dt, o * i), LT(TMP, U8, need - 32), HL.CumSumInfo(o, i),
                       config=config)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32])
+def test_integer_power_wraps_like_the_type(core, dt):
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(0)
+    a = rng.integers(-5 if dt.kind == "i" else 0, 9, 100).astype(dt)
+    e = rng.integers(-2 if dt.kind == "i" else 0, 13, 100).astype(dt)
+    put(core, X, a)
+    put(core, Y, e)
+    HL.Power(LT(D, dt, 100), LT(X, dt, 100), LT(Y, dt, 100), 100)
+    want = []
+    for x, k in zip(a.tolist(), e.tolist()):
+        v = (1 if x == 1 else (-1) ** k if x == -1 else 0) if k < 0 else x ** k
+        want.append(v % (1 << (8 * dt.itemsize)))
+    np.testing.assert_array_equal(get(core, D, dt, 100), np.array(want, np.uint64).astype(dt))
+    HL.Power(LT(D, dt, 100), LT(X, dt, 100), 3, 100)                      # a scalar exponent
+    np.testing.assert_array_equal(get(core, D, dt, 100),
+                                  np.array([x ** 3 % (1 << (8 * dt.itemsize)) for x in a.tolist()], np.uint64).astype(dt))

@@ -129,9 +129,11 @@ def _power() -> object:
              (local("dstTensor"), local("src0Tensor"), scalar("src1Scalar", ND, "T")),
              (local("dstTensor"), scalar("src0Scalar", ND, "T"), local("src1Tensor")))
     forms = [form(*tps, *h, *tail) for h in heads for tail in ((TMP, CNT), (TMP,), (CNT,), ())]
-    return api(FAMILY, "Power", HL.Power, *forms, dtypes=("half", "bfloat16_t", "float"), doc="Power接口/Power.md",
-               note=ASSUMED.format("exp(b ln|a|) in float; negative bases with integral b (sign by parity), "
-                                   "b == 0 gives 1; integer types not run"))
+    return api(FAMILY, "Power", HL.Power, *forms, dtypes=(*INTS[:6], "half", "bfloat16_t", "float"),
+               doc="Power接口/Power.md",
+               note=ASSUMED.format("floats: exp(b ln|a|) in float, negative bases with integral b (sign by parity), "
+                                   "b == 0 gives 1; integers: squaring in the type (8-bit in 16), negative b gives "
+                                   "0 unless |a| == 1"))
 
 
 def _bitwise(short: str, cfg: str, unary_: bool = False) -> object:
@@ -247,18 +249,22 @@ def host(short: str) -> list:
                 doc=f"{short}接口/Get{short}TmpBufferFactorSize.md", note=note)]
 
 
+#: bytes per element of the integer Power (toolkit.ascendc.highlevel.math_intpow.RULE)
+INT_POWER = HL.INT_POWER_RULE.cpp_nodes(0)
+
+
 def _power_host() -> list:
     rule = HL.RULES["Power"]
     nb = rule.cpp_nodes(HL.OPERANDS["Power"])
     mm = form(struct("srcShape1", "AscendC::TensorShape"), struct("srcShape2", "AscendC::TensorShape"),
               scalar("typeIsInt", "const bool"), TSIZE, *MAXMIN,
-              native=f"(void)typeIsInt; (void)isReuseSource; const uint64_t bytes = (uint64_t){nb}; "
+              native=f"(void)isReuseSource; const uint64_t bytes = typeIsInt ? (uint64_t){INT_POWER} : (uint64_t){nb}; "
                      "uint64_t n = (uint64_t)srcShape1.GetShapeSize(); const uint64_t n2 = (uint64_t)srcShape2.GetShapeSize(); "
                      "if (n2 > n) n = n2; maxValue = (uint32_t)(bytes * (((n == 0 ? 1 : n) + 63) / 64 * 64)); "
                      "minValue = (uint32_t)(bytes * 64);")
     fa = form(scalar("baseIsTensor", "const bool"), scalar("expIsTensor", "const bool"),
               scalar("typeIsInt", "const bool"), TSIZE, *FACTOR,
-              native=f"(void)baseIsTensor; (void)expIsTensor; (void)typeIsInt; maxLiveNodeCount = (uint32_t)({nb} / typeSize); "
+              native=f"(void)baseIsTensor; (void)expIsTensor; maxLiveNodeCount = (uint32_t)((typeIsInt ? {INT_POWER} : {nb}) / typeSize); "
                      "extraBuffer = 0;")
     return [api(FAMILY, "GetPowerMaxMinTmpSize", None, mm, doc="Power接口/GetPowerMaxMinTmpSize.md"),
             api(FAMILY, "GetPowerTmpBufferFactorSize", None, fa, doc="Power接口/GetPowerTmpBufferFactorSize.md")]

@@ -129,6 +129,10 @@ Sign = HighLevelApi(_sign, "Sign")
 
 def _power(dst: LocalTensor, src0: Any, src1: Any, *rest: Any, isReuseSource: bool = False, **_config: Any) -> None:
     """``Power(dst, a, b, [sharedTmpBuffer], [calCount])``; a or b may be a scalar."""
+    if dst.dtype.kind in "iu":
+        from .math_intpow import int_power
+        int_power(dst, src0, src1, rest)
+        return
     tensors = [t for t in (src0, src1) if isinstance(t, LocalTensor)]
     sides = [src0, src1]
 
@@ -167,6 +171,14 @@ def _sincos(dst0: LocalTensor, dst1: LocalTensor, src: LocalTensor, *rest: Any, 
 
 
 SinCos = HighLevelApi(_sincos, "SinCos")
+
+
+def _int_power_rule() -> TmpRule:
+    from .math_intpow import RULE
+    return RULE
+
+
+INT_POWER_RULE = _int_power_rule()
 
 
 def max_min_tmp_size(api: str, elements: int, type_size: int, is_reuse_source: bool = False) -> tuple[int, int]:
