@@ -234,6 +234,10 @@ def test_logical_apis(core, dt):
     assert not get(core, D, U8, n).any()
     HL.LogicalOrs(LT(D, U8, n), 0, LT(X, dt, n), n)
     np.testing.assert_array_equal(get(core, D, U8, n), ta.astype(np.uint8))
+    HL.LogicalAnds(LT(D, U8, n), LT(X, dt, n), LT(Y + 2 * dt.itemsize, dt, 1), n)    # src1[0] = 0: all false
+    assert not get(core, D, U8, n).any()
+    HL.LogicalAnds(LT(D, U8, n), LT(Y, dt, 1), LT(X, dt, n), n, config=0)           # src0[0] = 1 is the scalar
+    np.testing.assert_array_equal(get(core, D, U8, n), ta.astype(np.uint8))
 
 
 @pytest.mark.parametrize("dst", [U8, F16, F32])

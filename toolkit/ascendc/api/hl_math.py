@@ -156,8 +156,10 @@ def _logical(short: str, unary_: bool = False) -> object:
 def _logical_s(short: str) -> object:
     """One side a scalar (either side), the other a tensor."""
     cfg = _cfg(f"{short}Config", f"DEFAULT_{_snake(short)}_CONFIG")
+    idx = (tnamed("config", f"const {short}Config&", f"DEFAULT_{_snake(short)}_CONFIG", send="config.scalarTensorIndex"),)
     forms = [form(*cfg, T, *tded("U", "S"), local("dst"), local("src0", "U"), scalar("src1", "const S&", "double"), CNT),
-             form(*cfg, T, *tded("U", "S"), local("dst"), scalar("src0", "const U&", "double"), local("src1", "S"), CNT)]
+             form(*cfg, T, *tded("U", "S"), local("dst"), scalar("src0", "const U&", "double"), local("src1", "S"), CNT),
+             form(*idx, T, *tded("U", "S"), local("dst"), local("src0", "U"), local("src1", "S"), CNT)]
     return api(FAMILY, short, getattr(HL, short), *forms, dtypes=ANY, doc=f"{short}接口/{short}.md",
                note=ASSUMED.format("the scalar's truth decides: a copy of bool(tensor) or a constant"))
 

@@ -137,8 +137,13 @@ def _truth(v: Any) -> bool:
 
 def _logical_s(api: str, combine: str):
     """``dst = src0 <op> src1`` where one side is a scalar: the scalar's truth decides."""
-    def fn(dst: LocalTensor, src0: Any, src1: Any, count: Any = None, **_config: Any) -> None:
-        t, s = (src0, src1) if isinstance(src0, LocalTensor) else (src1, src0)
+    def fn(dst: LocalTensor, src0: Any, src1: Any, count: Any = None, config: int = 1, **_config: Any) -> None:
+        if isinstance(src0, LocalTensor) and isinstance(src1, LocalTensor):
+            # a single-element tensor as the scalar: scalarTensorIndex says which side (0: src0, 1: src1)
+            t, point = (src1, src0) if int(config) == 0 else (src0, src1)
+            s = point.GetValue(0)
+        else:
+            t, s = (src0, src1) if isinstance(src0, LocalTensor) else (src1, src0)
         truth = _truth(s)
 
         def body(ch: Chunk) -> None:

@@ -824,6 +824,12 @@ void LogicalAnds(const LocalTensor<T>& dst, const U& src0, const LocalTensor<S>&
     __asc::put_local(c, dst); c.num((double)src0); __asc::put_local(c, src1); c.num(calCount);
     c.go();
 }
+template <const LogicalAndsConfig& config = DEFAULT_LOGICAL_ANDS_CONFIG, class T, class U, class S>
+void LogicalAnds(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<S>& src1, const uint32_t calCount, ASC_SLP) {
+    ASC_CALL(1190033573, "AscendC::LogicalAnds");
+    c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(calCount);
+    c.go();
+}
 // AscendC::LogicalOrs: algorithm: assumed (the scalar's truth decides: a copy of bool(tensor) or a constant) (高阶API/数学计算/LogicalOrs接口/LogicalOrs.md)
 template <const LogicalOrsConfig& config = DEFAULT_LOGICAL_ORS_CONFIG, class T, class U, class S>
 void LogicalOrs(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const S& src1, const uint32_t calCount, ASC_SLP) {
@@ -835,6 +841,12 @@ template <const LogicalOrsConfig& config = DEFAULT_LOGICAL_ORS_CONFIG, class T, 
 void LogicalOrs(const LocalTensor<T>& dst, const U& src0, const LocalTensor<S>& src1, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(425931171, "AscendC::LogicalOrs");
     __asc::put_local(c, dst); c.num((double)src0); __asc::put_local(c, src1); c.num(calCount);
+    c.go();
+}
+template <const LogicalOrsConfig& config = DEFAULT_LOGICAL_ORS_CONFIG, class T, class U, class S>
+void LogicalOrs(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<S>& src1, const uint32_t calCount, ASC_SLP) {
+    ASC_CALL(425931171, "AscendC::LogicalOrs");
+    c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(calCount);
     c.go();
 }
 // AscendC::IsNan: x != x (高阶API/数学计算/IsNan接口/IsNan.md)
