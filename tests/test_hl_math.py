@@ -421,3 +421,19 @@ def test_integer_power_wraps_like_the_type(core, dt):
     HL.Power(LT(D, dt, 100), LT(X, dt, 100), 3, 100)                      # a scalar exponent
     np.testing.assert_array_equal(get(core, D, dt, 100),
                                   np.array([x ** 3 % (1 << (8 * dt.itemsize)) for x in a.tolist()], np.uint64).astype(dt))
+
+
+def test_a_form_that_names_its_page_is_credited_to_that_pages_family():
+    from toolkit.ascendc.catalog import coverage
+    entries = [{"name": "AscendC::Exp", "family": fam, "kind": "function", "forms": ["f"], "in_scope": True,
+                "out_of_scope": None, "aliases": [], "supported_950": "yes"}
+               for fam in ("基础API/Memory矢量计算", "高阶API/数学计算")]
+    basic_only = coverage.coverage(entries, {"AscendC::Exp": ["emulated: void Exp(dst, src, n)"]})
+    assert [f["implemented"] for f in basic_only["families"]] == [1, 0]
+    both = coverage.coverage(entries, {"AscendC::Exp": ["emulated: void Exp(dst, src, n)",
+                                                        "emulated: void Exp<T, 15>(dst, src, tmp, n) "
+                                                        "[高阶API/数学计算/Exp接口/Exp-81.md]"]})
+    basic, high = both["families"]
+    assert basic["implemented"] == high["implemented"] == 1
+    assert high["implemented_apis"][0]["forms"][0].endswith("Exp-81.md]")
+    assert len(basic["implemented_apis"][0]["forms"]) == 1

@@ -3,8 +3,9 @@
 against.
 
 Layout: one definitions module per family (``reg_compute``, ``reg_datamove``, ``reg_mask``, ``membase``,
-``datamove`` (+ sync, system), ``resource``, ``tensor``, ``capi``, ``tools``; structs and non-call names in
-``names``). Each family generates one header, ``toolkit/asc/include/asc/gen/<family header>``
+``datamove`` (+ sync, system), ``resource``, ``tensor``, ``capi``, ``tools``, the high-level library's
+``hl_<family>`` (``hl_math``); structs and non-call names in ``names``, or beside a family's APIs as its
+module's ``STRUCTS`` / ``NAMES``). Each family generates one header, ``toolkit/asc/include/asc/gen/<family header>``
 (``python -m toolkit.asc.apigen`` rewrites them; ``tests/test_api_definitions.py`` fails when one is not
 current), so people adding APIs to different families do not touch the same files.
 
