@@ -124,9 +124,9 @@ _HL_AXPY = (form(*tded("T", "U"), tnamed("isReuseSource", "bool", "false"), loca
                  scalar("calCount", "const uint32_t"), doc=f"{_HL}/Axpy接口/Axpy.md"),)
 
 
-def _with_forms(d, *forms):
+def _with_forms(d, *forms, note: str = ""):
     import dataclasses
-    return dataclasses.replace(d, forms=d.forms + tuple(forms))
+    return dataclasses.replace(d, forms=d.forms + tuple(forms), note=note)
 
 
 APIS = [
@@ -166,10 +166,13 @@ APIS = [
         *count(tded("T", "U"), (local("dst"), local("src", "U"), scalar("scalarValue", "const __asc::nodeduce_t<U>&", "U"))),
         *level0(tded("T", "U"), (local("dst"), local("src", "U"), scalar("scalarValue", "const __asc::nodeduce_t<U>&",
                                                                          "U")), "UnaryRepeatParams"),
-        *_HL_AXPY, opcodes=("RV_VAXPY", *LOOP), dtypes=dt("half bfloat16_t float int64_t uint64_t"), doc=f"{_C}/Axpy.md"),
+        *_HL_AXPY, opcodes=("RV_VAXPY", *LOOP), dtypes=dt("half bfloat16_t float int64_t uint64_t"), doc=f"{_C}/Axpy.md",
+        note="high-level form (sharedTmpBuffer, calCount): the basic Axpy, no temporary space needed"),
     _shift("ShiftLeft", "RV_VSHLS", "RV_VSHL", f"{_L}/ShiftLeft.md"),
     _shift("ShiftRight", "RV_VSHRS", "RV_VSHR", f"{_L}/ShiftRight.md"),
-    _with_forms(unary("Exp", ("RV_VEXP",), f"{_A}/Exp.md", _F, cfg=config("Exp")), *_HL_EXP),
+    _with_forms(unary("Exp", ("RV_VEXP",), f"{_A}/Exp.md", _F, cfg=config("Exp")), *_HL_EXP,
+                note="high-level Exp<T, taylorExpandLevel>: exp(floor x) * sum_{i<=n} frac^i/i! in float (the page's "
+                     "split); level 0: the basic Exp"),
     unary("Ln", ("RV_VLN",), f"{_A}/Ln.md", _F, cfg=config("Ln")),
     unary("Sqrt", ("RV_VSQRT",), f"{_A}/Sqrt.md", _F, cfg=config("Sqrt")),
     unary("Rsqrt", ("RV_VRSQRT",), f"{_A}/Rsqrt.md", _F, cfg=config("Rsqrt")),

@@ -728,7 +728,7 @@ void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc
     c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-// AscendC::Axpy (基础API/Memory矢量计算/复合计算/Axpy.md)
+// AscendC::Axpy: high-level form (sharedTmpBuffer, calCount): the basic Axpy, no temporary space needed (基础API/Memory矢量计算/复合计算/Axpy.md)
 template <class T, class U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const __asc::nodeduce_t<U>& scalarValue, int32_t count, ASC_SLP) {
     ASC_CALL(749932054, "AscendC::Axpy");
@@ -803,7 +803,7 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
     __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
     c.go();
 }
-// AscendC::Exp (基础API/Memory矢量计算/基础算术/Exp.md)
+// AscendC::Exp: high-level Exp<T, taylorExpandLevel>: exp(floor x) * sum_{i<=n} frac^i/i! in float (the page's split); level 0: the basic Exp (基础API/Memory矢量计算/基础算术/Exp.md)
 template <class T, const ExpConfig& config = DEFAULT_EXP_CONFIG>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
     ASC_CALL(4189351, "AscendC::Exp");
