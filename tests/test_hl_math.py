@@ -437,3 +437,11 @@ def test_a_form_that_names_its_page_is_credited_to_that_pages_family():
     assert basic["implemented"] == high["implemented"] == 1
     assert high["implemented_apis"][0]["forms"][0].endswith("Exp-81.md]")
     assert len(basic["implemented_apis"][0]["forms"]) == 1
+
+
+def test_a_tmp_buffer_over_an_operand_or_a_count_beyond_the_tensors_is_a_bad_parameter(core):
+    put(core, X, np.zeros(64, np.float32))
+    with pytest.raises(KernelAbort, match="overlaps"):
+        HL.Asin(LT(D, F32, 64), LT(X, F32, 64), LT(X, U8, 8192), 64)
+    with pytest.raises(KernelAbort, match="more than the tensors hold"):
+        HL.Asin(LT(D, F32, 64), LT(X, F32, 64), LT(TMP, U8, 8192), 65)

@@ -111,7 +111,20 @@ def split_args(api: str, rest: Sequence[Any], default_count: int) -> tuple[Local
         count = default_count
     if count < 0:
         ctx.report("BAD_PARAMETER", f"{api}: calCount {count} is negative")
+    elif count > default_count:
+        ctx.report("BAD_PARAMETER", f"{api}: calCount {count} is more than the tensors hold ({default_count})")
     return tmp, count
+
+
+def check_disjoint(api: str, tmp: LocalTensor | None, used: int, tensors: Sequence[Any], count: int) -> None:
+    """The part of sharedTmpBuffer the call uses must not overlap its source or destination operands."""
+    if tmp is None:
+        return
+    lo, hi = tmp.addr, tmp.addr + used
+    for t in tensors:
+        if isinstance(t, LocalTensor) and t.addr < hi and lo < t.addr + count * t.dtype.itemsize:
+            current().report("BAD_PARAMETER", f"{api}: sharedTmpBuffer [{lo}, {hi}) overlaps an operand at UB "
+                             f"{t.addr} (the page forbids it)")
 
 
 def acquire_tmp(api: str, tmp: LocalTensor | None, need: int) -> tuple[int, int]:
@@ -238,6 +251,7 @@ def run_elementwise(api: str, rule: TmpRule, dst: LocalTensor, srcs: Sequence[Lo
     c = min(size // (k * NODE_BYTES) // BLOCK * BLOCK, ceil_to(max(count, 1), BLOCK))
     if c <= 0:
         return
+    check_disjoint(api, tmp, k * NODE_BYTES * c, (dst, *srcs), count)
     for off in range(0, count, c):
         n = min(c, count - off)
         nodes = [LocalTensor(addr + i * c * NODE_BYTES, F32, c) for i in range(k)]

@@ -28,6 +28,7 @@ from .math_common import (
     TmpRule,
     acquire_tmp,
     ceil_to,
+    check_disjoint,
     split_args,
 )
 
@@ -66,6 +67,7 @@ def run_native(api: str, rule: TmpRule, dst: LocalTensor, tensors: Sequence[Loca
     c = min(size // (k * width) // BLOCK * BLOCK, ceil_to(max(count, 1), BLOCK))
     if c <= 0 or count == 0:
         return
+    check_disjoint(api, tmp, k * width * c, (dst, *tensors), count)
     for off in range(0, count, c):
         body(Chunk(addr, c, width, k, off, min(c, count - off)))
 
