@@ -43,7 +43,9 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "asc_load_l2_cache_mode": "asc_load_l2_cache_mode::NORMAL_FIRST_VICTIM",
         "asc_store_l2_cache_mode": "asc_store_l2_cache_mode::NORMAL_FIRST_VICTIM", "asc_store_atomic_config&": "sac",
         "asc_ndim_pad_count_config&": "npc", "__ubuf__ T**": "pfa", "__ubuf__ uint32_t*": "pu",
-        "uint8_t": "(uint8_t)1", "uint64_t": "u64", "int64_t": "(int64_t)1", "DataCopyMVType": "DataCopyMVType::OUT_TO_UB"}
+        "uint8_t": "(uint8_t)1", "uint64_t": "u64", "int64_t": "(int64_t)1", "DataCopyMVType": "DataCopyMVType::OUT_TO_UB",
+        # high-level math (hlmath): Where's condition tensor
+        "const LocalTensor<V>&": "lb", "LocalTensor<uint8_t>&": "lb"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -101,7 +103,7 @@ def _targs(f: spec.Form) -> str:
         elif p.ctype == "class":
             out.append("float" if p.default in (None, "void") else p.default)
         else:
-            out.append(p.default)
+            out.append(p.default or "1")          # a required non-type value (Exp's taylorExpandLevel)
     return f"<{', '.join(out)}>" if out else ""
 
 

@@ -23,13 +23,27 @@ def form_pages() -> dict[str, dict[str, str]]:
 def implemented() -> dict[str, list[str]]:
     """What the toolkit implements: its API definition table (toolkit.ascendc.api), one entry per declared
     name with its forms as ``<how it runs>: <C++ signature>``; the declared types, param structs and enums
-    (generated from the Python enums) count as implemented names with one form."""
+    (generated from the Python enums) count as implemented names with one form (:func:`form_pages` says
+    which page each form implements: the high-level ``Exp`` forms of the basic ``AscendC::Exp``)."""
     from toolkit.ascendc import api
     out = {name: [f"{f['runs']}: {f['signature']}" for f in info["forms"]] for name, info in api.implemented().items()}
     from toolkit.asc.enums import ENUMS
     for name in (*api.STRUCT_NAMES, *api.NAMES, *(f"{ns}::{n}" for _, ns, n, _, _ in ENUMS)):
         out.setdefault(name, ["type"])
     return out
+
+
+def add_notes(report: dict) -> None:
+    """Each implemented API's ``note`` (its definition's: e.g. ``algorithm: assumed (...)``; '' if none)."""
+    from toolkit.ascendc import api
+    from toolkit.ascendc.catalog import names
+    notes: dict[str, str] = {}
+    for name, info in api.implemented().items():
+        if info["note"]:
+            notes.setdefault(names.key(name), info["note"])
+    for f in report["families"]:
+        for a in f["implemented_apis"]:
+            a["note"] = notes.get(names.key(a["name"]), "")
 
 
 @cli.command("api")
@@ -48,6 +62,7 @@ def api_command(json_path, missing, family) -> int:
     if not entries:
         raise BadUsage(f"no catalog family matches {family!r}")
     report = coverage.coverage(entries, implemented(), catalog, form_pages())
+    add_notes(report)
     report["catalog"] = {**store.meta(), "entries": len(entries)}
     if "json" in plan:
         plan.commit({"json": dump_json(report)})
@@ -82,7 +97,8 @@ def render(report: dict, missing: bool) -> str:
             lines += _wrap(f["missing"])
         elif not missing and f["implemented_apis"]:
             lines.append(f"\n{f['family']}: implemented {f['implemented']} (forms by how they run)")
-            lines += [f"  {a['name']}: {_form_counts(a)}" for a in f["implemented_apis"]]
+            lines += [f"  {a['name']}: {_form_counts(a)}" + (f" -- {a['note']}" if a.get("note") else "")
+                      for a in f["implemented_apis"]]
     if report["not_catalogued"]:
         lines.append(f"\nthe toolkit also declares {len(report['not_catalogued'])} names the catalog does not know: "
                      + ", ".join(report["not_catalogued"]))

@@ -3,8 +3,9 @@
 against.
 
 Layout: one definitions module per family (``reg_compute``, ``reg_datamove``, ``reg_mask``, ``membase``,
-``datamove`` (+ sync, system), ``resource``, ``tensor``, ``capi`` (+ ``capi_sync``, ``capi_vec``), ``tools``;
-structs and non-call names in ``names``). Each family generates one header, ``toolkit/asc/include/asc/gen/<family header>``
+``datamove`` (+ sync, system), ``resource``, ``tensor``, ``capi`` (+ ``capi_sync``, ``capi_vec``), ``tools``,
+the high-level library's ``hl_<family>`` (``hl_math``); structs and non-call names in ``names``, or beside a
+family's APIs as its module's ``STRUCTS`` / ``NAMES``). Each family generates one header, ``toolkit/asc/include/asc/gen/<family header>``
 (``python -m toolkit.asc.apigen`` rewrites them; ``tests/test_api_definitions.py`` fails when one is not
 current), so people adding APIs to different families do not touch the same files.
 
@@ -85,11 +86,15 @@ MODULES = tuple(importlib.import_module(f"{__name__}.{m.name}") for m in sorted(
 
 DEFINITIONS: MappingProxyType = MappingProxyType({d.name: d for m in MODULES for d in m.APIS})
 BY_ID: MappingProxyType = MappingProxyType({d.id: d for d in DEFINITIONS.values()})
-STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in names.STRUCTS})
+#: the parameter structs: ``names.STRUCTS`` and those a family module declares beside its APIs (``STRUCTS``)
+_ALL_STRUCTS = (*names.STRUCTS, *(x for m in MODULES for x in getattr(m, "STRUCTS", ())))
+STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in _ALL_STRUCTS})
 #: every C++ name of a struct (aliases included) -> its definition
 STRUCT_NAMES: MappingProxyType = MappingProxyType(
-    {n: s for s in names.STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
-NAMES: MappingProxyType = MappingProxyType({n.name: n for n in names.NAMES})
+    {n: s for s in _ALL_STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
+#: the non-call names: ``names.NAMES`` and those a family module declares beside its APIs (``NAMES``)
+NAMES: MappingProxyType = MappingProxyType({n.name: n for n in (*names.NAMES,
+                                                                *(x for m in MODULES for x in getattr(m, "NAMES", ())))})
 
 
 def families() -> list[Family]:
@@ -107,13 +112,14 @@ def lookup(name: str) -> ApiDef | None:
 
 
 def implemented() -> dict[str, dict]:
-    """For ``migrate-check api``: every defined API name -> its family, page, and its forms (overloads) with
+    """For ``migrate-check api``: every defined API name -> its family, page, note (the algorithm it runs
+    where the reference leaves it open, ``algorithm: assumed (...)``), and its forms (overloads) with
     how each runs (``emulated``, ``via <API>``, ``native`` or ``hand``), its C++ signature and its page."""
     from .signature import describe
     out = {}
     for d in DEFINITIONS.values():
         out[d.name] = {"family": d.family.name, "doc": d.doc, "opcodes": list(d.opcodes), "dtypes": list(d.dtypes),
-                       "forms": [{"signature": describe(d, f), "runs": _runs(f), "doc": f.doc or d.doc}
+                       "note": d.note, "forms": [{"signature": describe(d, f), "runs": _runs(f), "doc": f.doc or d.doc}
                                  for f in d.forms]}
     return out
 
@@ -133,5 +139,21 @@ def is_implemented(name: str) -> bool:
     return name in DEFINITIONS or name in STRUCT_NAMES or name in NAMES
 
 
-__all__ = ["ApiDef", "BY_ID", "DEFINITIONS", "Family", "Form", "MODULES", "NAMES", "NameDef", "STRUCTS", "STRUCT_NAMES", "StructDef",
-           "families", "implemented", "is_implemented", "lookup", "stable_id"]
+__all__ = [
+    "BY_ID",
+    "DEFINITIONS",
+    "MODULES",
+    "NAMES",
+    "STRUCTS",
+    "STRUCT_NAMES",
+    "ApiDef",
+    "Family",
+    "Form",
+    "NameDef",
+    "StructDef",
+    "families",
+    "implemented",
+    "is_implemented",
+    "lookup",
+    "stable_id",
+]

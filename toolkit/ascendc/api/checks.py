@@ -7,6 +7,7 @@ import inspect
 from types import ModuleType
 from typing import Any, Callable
 
+from toolkit.ascendc.highlevel.math_common import HighLevelApi
 from toolkit.ascendc.membase.elementwise import MemBaseApi
 from toolkit.ascendc.regbase.template import TemplateApi
 from toolkit.machine import isa, load_machine
@@ -22,7 +23,7 @@ def _target(fn: Any) -> tuple[Callable, int]:
     """(the Python callable the bridge ends in, leading parameters the bridge fills itself)."""
     if isinstance(fn, TemplateApi):
         return fn.impl, 1                    # impl(targs, *args)
-    if isinstance(fn, MemBaseApi):
+    if isinstance(fn, (MemBaseApi, HighLevelApi)):
         return fn.fn, 0
     return fn, 0
 
@@ -32,7 +33,7 @@ def _counts(d: ApiDef, f: Form, fn: Any) -> range:
     nargs = len(f.sent_args)
     sent = [p for p in f.tparams if p.kind in SENT_TPARAMS]
     optional = sum(1 for p in sent if p.kind == TYPE and p.default == "void")
-    if isinstance(fn, TemplateApi) or isinstance(fn, MemBaseApi):
+    if isinstance(fn, (TemplateApi, MemBaseApi, HighLevelApi)):
         return range(nargs, nargs + 1)       # template arguments are bound apart (api[targs])
     return range(nargs + len(sent) - optional, nargs + len(sent) + 1)
 

@@ -7,7 +7,19 @@ from __future__ import annotations
 
 from toolkit.ascendc import membase as MB
 
-from .spec import Family, api, form, local, scalar, struct, tded, thidden, tnamed, u64arr
+from .spec import (
+    Family,
+    api,
+    form,
+    local,
+    scalar,
+    struct,
+    tded,
+    thidden,
+    tnamed,
+    ttype,
+    u64arr,
+)
 
 FAMILY = Family("membase", "AscendC", "membase.h", MB, doc_root="基础API/Memory矢量计算")
 
@@ -100,6 +112,23 @@ _DUPH = (local("dst"), scalar("scalarValue", ND, "T"))
 _IDXH = (local("dst"), scalar("firstValue", ND, "T"))
 _CDIV = (thidden("config", "const DivConfig&", "DEFAULT_DIV_CONFIG"),)
 
+#: the high-level Exp / Axpy (高阶API/数学计算) share the basic APIs' C++ names: their forms are added to the
+#: basic definitions, each with its own page (the Python function tells them apart)
+_HL = "高阶API/数学计算"
+_HL_EXP = tuple(form(ttype("T", None), tnamed("taylorExpandLevel", "uint8_t", None), tnamed("isReuseSource", "bool", "false"),
+                     local("dstLocal"), local("srcLocal"), *tmp, scalar("calCount", "const uint32_t"),
+                     doc=f"{_HL}/Exp接口/Exp-81.md")
+                for tmp in ((local("sharedTmpBuffer", "uint8_t"),), ()))
+_HL_AXPY = (form(*tded("T", "U"), tnamed("isReuseSource", "bool", "false"), local("dstTensor"), local("srcTensor", "U"),
+                 scalar("scalarValue", "const __asc::nodeduce_t<U>&", "U"), local("sharedTmpBuffer", "uint8_t"),
+                 scalar("calCount", "const uint32_t"), doc=f"{_HL}/Axpy接口/Axpy.md"),)
+
+
+def _with_forms(d, *forms, note: str = ""):
+    import dataclasses
+    return dataclasses.replace(d, forms=d.forms + tuple(forms), note=note)
+
+
 APIS = [
     binary("Add", ("RV_VADD",), f"{_A}/Add.md", ALL_ARITH),
     binary("Sub", ("RV_VSUB",), f"{_A}/Sub.md", ALL_ARITH),
@@ -137,10 +166,13 @@ APIS = [
         *count(tded("T", "U"), (local("dst"), local("src", "U"), scalar("scalarValue", "const __asc::nodeduce_t<U>&", "U"))),
         *level0(tded("T", "U"), (local("dst"), local("src", "U"), scalar("scalarValue", "const __asc::nodeduce_t<U>&",
                                                                          "U")), "UnaryRepeatParams"),
-        opcodes=("RV_VAXPY", *LOOP), dtypes=dt("half bfloat16_t float int64_t uint64_t"), doc=f"{_C}/Axpy.md"),
+        *_HL_AXPY, opcodes=("RV_VAXPY", *LOOP), dtypes=dt("half bfloat16_t float int64_t uint64_t"), doc=f"{_C}/Axpy.md",
+        note="high-level form (sharedTmpBuffer, calCount): the basic Axpy, no temporary space needed"),
     _shift("ShiftLeft", "RV_VSHLS", "RV_VSHL", f"{_L}/ShiftLeft.md"),
     _shift("ShiftRight", "RV_VSHRS", "RV_VSHR", f"{_L}/ShiftRight.md"),
-    unary("Exp", ("RV_VEXP",), f"{_A}/Exp.md", _F, cfg=config("Exp")),
+    _with_forms(unary("Exp", ("RV_VEXP",), f"{_A}/Exp.md", _F, cfg=config("Exp")), *_HL_EXP,
+                note="high-level Exp<T, taylorExpandLevel>: exp(floor x) * sum_{i<=n} frac^i/i! in float (the page's "
+                     "split); level 0: the basic Exp"),
     unary("Ln", ("RV_VLN",), f"{_A}/Ln.md", _F, cfg=config("Ln")),
     unary("Sqrt", ("RV_VSQRT",), f"{_A}/Sqrt.md", _F, cfg=config("Sqrt")),
     unary("Rsqrt", ("RV_VRSQRT",), f"{_A}/Rsqrt.md", _F, cfg=config("Rsqrt")),

@@ -18,7 +18,15 @@ from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
 
 from . import mathops
-from .elementwise import Level0, MemBaseApi, check_dtype, check_same_type, parse_form, run, type_name
+from .elementwise import (
+    Level0,
+    MemBaseApi,
+    check_dtype,
+    check_same_type,
+    parse_form,
+    run,
+    type_name,
+)
 from .params import UnaryRepeatParams
 from .types import I64, U64, dts
 
@@ -128,11 +136,17 @@ _AXPY = {(t, t) for t in dts("half float bfloat16_t int64_t uint64_t")} | {(dts(
 
 
 def _axpy(dst: LocalTensor, src: LocalTensor, scalar: Any, *args: Any, isSetMask: bool = True,
-          mask_state: Any = None) -> None:
+          mask_state: Any = None, isReuseSource: bool = False) -> None:
     """``Axpy(dst, src, scalar, count | mask, repeatTime, UnaryRepeatParams)``: dst = scalar * src + dst
-    (half sources with a float dst: the source converts exactly first)."""
+    (half sources with a float dst: the source converts exactly first). The high-level API of the same name
+    (高阶API/数学计算) adds ``Axpy<T, U, isReuseSource>(dst, src, scalar, sharedTmpBuffer, calCount)``: the
+    same operation, the buffer unused (it needs no temporary space here)."""
     api = "Axpy"
     ctx = current()
+    if args and isinstance(args[0], LocalTensor):          # the high-level form
+        if args[0].dtype != np.dtype(np.uint8):
+            ctx.report("BAD_PARAMETER", f"{api}: sharedTmpBuffer must be a LocalTensor<uint8_t>")
+        args = args[1:]
     form = parse_form(ctx, api, args, UnaryRepeatParams, isSetMask, mask_state)
     if (src.dtype, dst.dtype) not in _AXPY:
         ctx.report("BAD_PARAMETER", f"{api}: {type_name(src.dtype)} -> {type_name(dst.dtype)} is not a supported "

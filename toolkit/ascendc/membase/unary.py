@@ -15,12 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.ascendc.dtypes import scalar_value
+from toolkit.ascendc.dtypes import TemplateValue, scalar_value
 from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
 
 from . import mathops
-from .elementwise import Level0, MemBaseApi, check_dtype, check_same_type, parse_form, run
+from .elementwise import (
+    Level0,
+    MemBaseApi,
+    check_dtype,
+    check_same_type,
+    parse_form,
+    run,
+)
 from .level0 import VL
 from .params import CopyRepeatParams, UnaryRepeatParams
 from .scalar import scalar_of
@@ -45,7 +52,20 @@ def _unary(api: str, name: str, opcode: str | tuple, allowed: str, count_only: s
 
 
 Sqrt = _unary("Sqrt", "sqrt", "RV_VSQRT", "half float")
-Exp = _unary("Exp", "exp", "RV_VEXP", "half float")
+class _ExpApi(MemBaseApi):
+    """Exp: the basic API, and the high-level ``Exp<T, taylorExpandLevel, isReuseSource>`` of the same C++
+    name (高阶API/数学计算): template arguments that name ``taylorExpandLevel`` select the high-level one."""
+
+    def __getitem__(self, targs: Any):
+        key = targs if isinstance(targs, tuple) else (targs,)
+        if any(isinstance(a, TemplateValue) and a.name == "taylorExpandLevel" for a in key):
+            from toolkit.ascendc.highlevel.math import HLExp
+            return HLExp[targs]
+        return super().__getitem__(targs)
+
+
+_basic_exp = _unary("Exp", "exp", "RV_VEXP", "half float")
+Exp = _ExpApi(_basic_exp.fn, "Exp")
 Ln = _unary("Ln", "ln", "RV_VLN", "half float")
 Rsqrt = _unary("Rsqrt", "rsqrt", "RV_VRSQRT", "half float")
 Reciprocal = _unary("Reciprocal", "reciprocal", "RV_VREC", "half float int64_t uint64_t", "int64_t uint64_t")

@@ -728,7 +728,7 @@ void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const __asc
     c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((T)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-// AscendC::Axpy (基础API/Memory矢量计算/复合计算/Axpy.md)
+// AscendC::Axpy: high-level form (sharedTmpBuffer, calCount): the basic Axpy, no temporary space needed (基础API/Memory矢量计算/复合计算/Axpy.md)
 template <class T, class U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const __asc::nodeduce_t<U>& scalarValue, int32_t count, ASC_SLP) {
     ASC_CALL(749932054, "AscendC::Axpy");
@@ -745,6 +745,12 @@ template <class T, class U, bool isSetMask = true>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const __asc::nodeduce_t<U>& scalarValue, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(749932054, "AscendC::Axpy");
     c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((U)scalarValue); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, class U, bool isReuseSource = false>
+void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, const __asc::nodeduce_t<U>& scalarValue, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASC_SLP) {
+    ASC_CALL(749932054, "AscendC::Axpy");
+    c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); c.num((U)scalarValue); __asc::put_local(c, sharedTmpBuffer); c.num(calCount);
     c.go();
 }
 // AscendC::ShiftLeft (基础API/Memory矢量计算/逻辑计算/ShiftLeft.md)
@@ -797,7 +803,7 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
     __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(count);
     c.go();
 }
-// AscendC::Exp (基础API/Memory矢量计算/基础算术/Exp.md)
+// AscendC::Exp: high-level Exp<T, taylorExpandLevel>: exp(floor x) * sum_{i<=n} frac^i/i! in float (the page's split); level 0: the basic Exp (基础API/Memory矢量计算/基础算术/Exp.md)
 template <class T, const ExpConfig& config = DEFAULT_EXP_CONFIG>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, ASC_SLP) {
     ASC_CALL(4189351, "AscendC::Exp");
@@ -814,6 +820,18 @@ template <class T, bool isSetMask = true, const ExpConfig& config = DEFAULT_EXP_
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(4189351, "AscendC::Exp");
     c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASC_SLP) {
+    ASC_CALL(4189351, "AscendC::Exp");
+    __asc::put_ttype<T>(c); c.tnamed(1467379540, (long long)(taylorExpandLevel)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstLocal); __asc::put_local(c, srcLocal); __asc::put_local(c, sharedTmpBuffer); c.num(calCount);
+    c.go();
+}
+template <class T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t calCount, ASC_SLP) {
+    ASC_CALL(4189351, "AscendC::Exp");
+    __asc::put_ttype<T>(c); c.tnamed(1467379540, (long long)(taylorExpandLevel)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstLocal); __asc::put_local(c, srcLocal); c.num(calCount);
     c.go();
 }
 // AscendC::Ln (基础API/Memory矢量计算/基础算术/Ln.md)
