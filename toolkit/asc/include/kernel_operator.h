@@ -17,3 +17,4 @@
 #include "asc/sysapi.h"
 #include "asc/layout.h"
 #include "asc/debug.h"
+#include "asc/highlevel_act.h"

@@ -85,11 +85,15 @@ MODULES = tuple(importlib.import_module(f"{__name__}.{m.name}") for m in sorted(
 
 DEFINITIONS: MappingProxyType = MappingProxyType({d.name: d for m in MODULES for d in m.APIS})
 BY_ID: MappingProxyType = MappingProxyType({d.id: d for d in DEFINITIONS.values()})
-STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in names.STRUCTS})
+#: structs and names: the shared ones (``names``), then those a family module declares (``STRUCTS`` /
+#: ``NAMES`` beside its ``APIS``: generated into the family's header)
+_ALL_STRUCTS = [*names.STRUCTS, *(s for m in MODULES for s in getattr(m, "STRUCTS", ()))]
+STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in _ALL_STRUCTS})
 #: every C++ name of a struct (aliases included) -> its definition
 STRUCT_NAMES: MappingProxyType = MappingProxyType(
-    {n: s for s in names.STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
-NAMES: MappingProxyType = MappingProxyType({n.name: n for n in names.NAMES})
+    {n: s for s in _ALL_STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
+NAMES: MappingProxyType = MappingProxyType(
+    {n.name: n for n in (*names.NAMES, *(n for m in MODULES for n in getattr(m, "NAMES", ())))})
 
 
 def families() -> list[Family]:
