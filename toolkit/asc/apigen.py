@@ -59,7 +59,8 @@ def _result(f: Form) -> list[str]:
     refs = [a for a in f.sent_args if a.kind in spec.BY_REFERENCE]
     filled = [a for a in f.args if a.kind == spec.SOUT]
     if filled:                       # the Python function returns the struct: its fields, in order
-        return ["__asc::Ret r = c.go();", f"__asc::take(r, {filled[0].name});"]
+        return ["__asc::Ret r = c.go();", f"__asc::take(r, {filled[0].name});"] + (
+            ["return true;"] if f.ret == "bool" else [])
     if f.into:                       # in-place: the tensor argument takes the LocalTensor the call returns
         arg = next(a for a in f.args if a.name == f.into)
         elem = arg.ctype[arg.ctype.index("<") + 1:arg.ctype.rindex(">")]

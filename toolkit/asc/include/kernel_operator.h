@@ -18,3 +18,4 @@
 #include "asc/layout.h"
 #include "asc/debug.h"
 #include "asc/highlevel_act.h"
+#include "asc/highlevel_norm.h"
