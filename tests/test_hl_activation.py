@@ -1,0 +1,205 @@
+"""The high-level activations and normalizations (issue 21): the Python route against numpy / float64
+formulas of the reference pages, the temporary-buffer rules, the host helpers, and one .asc program per
+family in the vendor's example style (host tiling, gen_data, its own CompareResult) that must print PASS."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.asc_support import build_and_run, needs_compiler
+from toolkit.ascendc import membase as MB
+from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.ascendc.dtypes import uint32_t
+from toolkit.ascendc.highlevel import activation as A
+from toolkit.ascendc.highlevel import normalization as NM
+from toolkit.ascendc.highlevel import softmax as S
+from toolkit.ascendc.highlevel.shape import TensorShape
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
+from toolkit.engine.launch import gm_alloc, launch
+
+HERE = Path(__file__).parent / "hl"
+M, K = 8, 64
+N = M * K
+
+
+def run(body, x: np.ndarray, out_floats: int, tmp_bytes: int = 8192):
+    """One core: x to UB (float), ``body(x, out, tmp)`` on LocalTensors, out back; (out array, diagnostics)."""
+    def kernel(xg_addr, og_addr):
+        pipe = TPipe()
+        buf, tb = TBuf(TPosition.VECCALC), TBuf(TPosition.VECCALC)
+        pipe.InitBuffer(buf, (N + out_floats) * 4)
+        pipe.InitBuffer(tb, tmp_bytes)
+        xg, og = GlobalTensor(float), GlobalTensor(float)
+        xg.SetGlobalBuffer(gm_cast(float, xg_addr))
+        og.SetGlobalBuffer(gm_cast(float, og_addr))
+        w = buf.Get(float)
+        DataCopyPad(w, xg, DataCopyExtParams(1, N * 4, 0, 0, 0), DataCopyPadExtParams(False, 0, 0, 0))
+        MB.Duplicate(w[N], 0.0, out_floats)
+        body(w, w[N], tb.Get(np.uint8))
+        DataCopyPad(og, w[N], DataCopyExtParams(1, out_floats * 4, 0, 0, 0))
+    gm = [gm_alloc("x", x.astype(np.float32).view(np.uint8)), gm_alloc("out", out_floats * 4)]
+    res = launch(kernel, 1, gm)
+    return gm[1].buf.data.view(np.float32).copy(), res
+
+
+def _x(seed: int = 0) -> np.ndarray:
+    return (np.random.default_rng(seed).standard_normal(N) * 3).astype(np.float32)
+
+
+def _softmax(x: np.ndarray):
+    x = x.astype(np.float64).reshape(M, K)
+    mx = x.max(1, keepdims=True)
+    e = np.exp(x - mx)
+    return e / e.sum(1, keepdims=True), mx[:, 0], e.sum(1)
+
+
+def test_softmax_float_with_statistics_and_shared_buffer():
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, K]), 4, 0)
+    need = S.GetSoftMaxMinTmpSize(TensorShape([M, K]), 4, False)
+
+    def body(x, out, tmp):
+        S.SoftMax(out, out[N], out[N + 8 * M], x, tmp, tiling, S.SoftMaxShapeInfo(M, K, M, K))
+    x = _x()
+    y, res = run(body, x, N + 16 * M, need)
+    assert not res.diagnostics.codes()
+    ref, mx, sm = _softmax(x)
+    np.testing.assert_allclose(y[:N].reshape(M, K), ref, rtol=1e-5, atol=1e-7)
+    blocks = y[N:N + 8 * M].reshape(M, 8)
+    assert (blocks == blocks[:, :1]).all()                                          # one value per 32 B block
+    np.testing.assert_allclose(y[N:N + 8 * M:8], sm, rtol=1e-5)
+    np.testing.assert_array_equal(y[N + 8 * M::8][:M], mx.astype(np.float32))
+
+
+def test_softmax_half_framework_buffer_is_in_the_ub_plan():
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, K]), 2, 0)
+
+    def body(x, out, tmp):
+        xh, yh = out.ReinterpretCast(np.float16), out[N // 2].ReinterpretCast(np.float16)
+        MB.Cast(xh, x, MB.RoundMode.CAST_RINT, N)
+        S.SoftMax(yh, xh, tiling)
+        MB.Cast(out[N], yh, MB.RoundMode.CAST_NONE, N)
+    x = _x(1)
+    y, res = run(body, x, 2 * N)
+    assert not res.diagnostics.codes()
+    ref, _, _ = _softmax(x.astype(np.float16))
+    np.testing.assert_allclose(y[N:2 * N].reshape(M, K), ref, atol=1e-3)
+    assert any(getattr(e, "name", "") == "SoftMax.tmp" for e in res.cores[0].events)
+
+
+def test_shared_buffer_below_the_minimum_is_a_diagnostic():
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, K]), 4, 0)
+    _, res = run(lambda x, out, tmp: S.SoftMax(out, x, _small(tmp), tiling), _x(), N)
+    assert "BAD_PARAMETER" in res.diagnostics.codes()
+
+
+def _small(tmp):
+    from toolkit.ascendc.tensor import LocalTensor
+    return LocalTensor(tmp.addr, np.uint8, 64, tmp.position)
+
+
+def test_log_softmax_is_log10_and_grad_matches_the_page():
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, K]), 4, 0)
+
+    def body(x, out, tmp):
+        S.SoftMax(out, x, tmp, tiling)
+        S.LogSoftMax(out[N], out[2 * N], out[2 * N + 64], x, tmp, S.LogSoftMaxTilingFunc(TensorShape([M, K]), 4, 0))
+        S.SoftmaxGrad(out[3 * N], x, out, tmp, tiling, False)
+        S.SoftmaxGradFront(out[4 * N], x, out, tmp, tiling)
+    x = _x(2)
+    y, res = run(body, x, 5 * N)
+    assert not res.diagnostics.codes()
+    ref, _, _ = _softmax(x)
+    np.testing.assert_allclose(y[N:2 * N].reshape(M, K), np.log10(ref), rtol=1e-4, atol=1e-5)
+    d = (x.reshape(M, K) * ref).sum(1, keepdims=True)
+    np.testing.assert_allclose(y[3 * N:4 * N].reshape(M, K), (x.reshape(M, K) - d) * ref, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(y[4 * N:4 * N + 8 * M:8], d[:, 0], rtol=1e-4, atol=1e-5)
+
+
+def _sig(v):
+    return 1.0 / (1.0 + np.exp(-v))
+
+
+def _gelu(v):
+    return v / (1.0 + np.exp(-1.5957691216057308 * (v + 0.044715 * v ** 3)))
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-5), (np.float16, 2e-3)])
+def test_elementwise_activations(dtype, tol):
+    def body(x, out, tmp):
+        src = x if dtype == np.float32 else out[8 * N].ReinterpretCast(np.float16)
+        if dtype != np.float32:
+            MB.Cast(src, x, MB.RoundMode.CAST_RINT, N)
+        outs = []
+        for k in range(8):
+            outs.append(out[k * N] if dtype == np.float32 else out[9 * N + k * N // 2].ReinterpretCast(np.float16))
+        A.Gelu(outs[0], src, tmp, N)
+        A.Silu(outs[1], src, N)
+        A.Swish(outs[2], src, N, 0.75)
+        A.Sigmoid(outs[3], src, tmp, N)
+        A.SwiGLU(outs[4], src, src[64], 1.5, tmp, N - 64)
+        A.GeGLU(outs[5], src, src[64], tmp, N - 64)
+        A.ReGlu(outs[6], src, src[64], N - 64)
+        A.FasterGelu(outs[7], src, tmp, N)
+        if dtype != np.float32:
+            for k in range(8):
+                MB.Cast(out[k * N], outs[k], MB.RoundMode.CAST_NONE, N)
+    x = _x(3)
+    y, res = run(body, x, 13 * N)
+    assert not res.diagnostics.codes()
+    v = x.astype(dtype).astype(np.float64)
+    a, b = v[:N - 64], v[64:]
+    want = [_gelu(v), v * _sig(v), v * _sig(0.75 * v), _sig(v), a * b * _sig(1.5 * b), a * _gelu(b),
+            a * np.maximum(b, 0), v * _sig(1.702 * v)]
+    for k, ref in enumerate(want):
+        np.testing.assert_allclose(y[k * N:k * N + ref.size], ref, rtol=tol, atol=tol, err_msg=f"activation {k}")
+
+
+def test_rms_and_layer_norm_python_route():
+    tiling = NM.GetRmsNormTilingInfo(TensorShape([2, 4, K]), TensorShape([2, 4, K]), 0, 4)
+    ln = NM.GetLayerNormNDTilingInfo(TensorShape([2, 4, K, K]), 0, 4, False)
+    mx, mn = uint32_t(0), uint32_t(0)
+    assert NM.GetRmsNormMaxMinTmpSize(TensorShape([2, 4, K]), 2, mx, mn) and mx.value == mn.value > 0
+
+    def body(x, out, tmp):
+        g = out[4 * N]
+        MB.Duplicate(g, 1.25, K)
+        NM.RmsNorm(out, x, g, tmp, 1e-5, tiling)
+        NM.LayerNorm(out[N], out[2 * N], out[2 * N + 64], x, g, g, tmp, 1e-5, ln)
+    x = _x(4)
+    y, res = run(body, x, 4 * N + K)
+    assert not res.diagnostics.codes()
+    v = x.astype(np.float64).reshape(M, K)
+    rms = v / np.sqrt((v * v).mean(1, keepdims=True) + 1e-5) * 1.25
+    np.testing.assert_allclose(y[:N].reshape(M, K), rms, rtol=1e-5, atol=1e-6)
+    mean, var = v.mean(1, keepdims=True), v.var(1, keepdims=True)
+    np.testing.assert_allclose(y[N:2 * N].reshape(M, K), (v - mean) / np.sqrt(var + 1e-5) * 1.25 + 1.25,
+                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(y[2 * N:2 * N + M], mean[:, 0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(y[2 * N + 64:2 * N + 64 + M], var[:, 0], rtol=1e-5)
+
+
+def test_host_helpers():
+    shape = TensorShape([M, K])
+    t = S.SoftMaxTilingFunc(shape, 2, 0)
+    assert (t.srcM, t.srcK, t.outMaxK, t.srcSize) == (M, K, 16, N)
+    assert S.IsBasicBlockInSoftMax(t, 4) and not S.IsBasicBlockInSoftMax(t, 2)     # half: k >= 128
+    assert not S.IsBasicBlockInSoftMax(S.SoftMaxTilingFunc(TensorShape([3, K]), 4, 0), 4)
+    mx, mn = uint32_t(0), uint32_t(0)
+    A.GetGeluMaxMinTmpSize(TensorShape([N]), 2, mx, mn)
+    assert (mx.value, mn.value) == (3 * N * 4, 3 * 256)          # half: x, result and one temporary in float
+    A.GetGeluMaxMinTmpSize(TensorShape([N]), 4, mx, mn)
+    assert (mx.value, mn.value) == (N * 4, 256)
+    live, extra = uint32_t(0), uint32_t(0)
+    A.GetSwiGLUTmpBufferFactorSize(2, live, extra)
+    assert live.value * N * 2 + extra.value >= A.tmp_sizes(N, np.dtype(np.float16), 2, 2)[0]
+
+
+@needs_compiler
+@pytest.mark.parametrize("name", ["activation.asc", "normalization.asc"])
+def test_vendor_style_program_passes(name, tmp_path):
+    run_ = build_and_run(HERE / name, cache=tmp_path / "cache")
+    assert run_.failure is None and run_.exit_status == 0, (run_.failure, run_.stdout, run_.stderr)
+    assert "PASS" in run_.stdout
