@@ -36,6 +36,7 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "const LocalTensor<T>*": "lta", "const MrgSortSrcList<T>&": "MrgSortSrcList<float>{}",
         "const MrgSort4Info&": "MrgSort4Info{}", "const VdeqInfo&": "VdeqInfo{}",
         "const TransposeParamsExt&": "TransposeParamsExt{}",
+        "const LocalTensor<float>&": "lt", "const T": "1.0f",
         "ReduceOrder": "ReduceOrder::ORDER_VALUE_INDEX", "CMPMODE": "CMPMODE::LT", "SELMODE": "SELMODE::VSEL_TENSOR_TENSOR_MODE"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
@@ -55,6 +56,8 @@ void probe_every_form() {
 
 
 def _arg(a: spec.Arg) -> str:
+    if a.kind == spec.SOUT:                  # a struct the API fills: an lvalue of its type
+        return f"*({a.ctype.rstrip('&')}*)nullptr"
     if a.kind == spec.STRUCT:
         t = a.ctype.removeprefix("const ").rstrip("&")
         return f"{t.replace('<T>', '<float>')}{{}}"
