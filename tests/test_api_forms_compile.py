@@ -67,6 +67,10 @@ def _arg(a: spec.Arg) -> str:
         return VARS[a.ctype]
     if a.kind == spec.REG:
         return "rf"                      # a register of a deduced type (S&, V&, T3& ...)
+    if a.kind == spec.LOCAL:
+        return "lt"                      # a tensor of a deduced element type (T1, U ...)
+    if a.ctype in ("const T1", "const U"):
+        return "1.0f"
     if a.kind in (spec.UB, spec.UBREF):
         return "pf"                      # a UB pointer of a deduced element type (T1*, B* ...)
     if a.kind == spec.MASK:

@@ -203,3 +203,94 @@ def test_vendor_style_program_passes(name, tmp_path):
     run_ = build_and_run(HERE / name, cache=tmp_path / "cache")
     assert run_.failure is None and run_.exit_status == 0, (run_.failure, run_.stdout, run_.stderr)
     assert "PASS" in run_.stdout
+
+
+def _blocks(y: np.ndarray, start: int) -> np.ndarray:
+    return y[start:start + 8 * M:8]
+
+
+def test_softmax_flash_v1_v2_update_formulas():
+    from toolkit.ascendc.highlevel import softmax_flash as F
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, K]), 4, 0)
+    x = _x(5)
+    inmax = np.linspace(-1.0, 9.0, M).astype(np.float32)
+    insum = np.linspace(1.0, 3.0, M).astype(np.float32)
+
+    def body(xl, out, tmp):
+        im, isum = out[6 * N], out[6 * N + 64]
+        for r in range(M):
+            MB.Duplicate(im[8 * r], float(inmax[r]), 8)
+            MB.Duplicate(isum[8 * r], float(insum[r]), 8)
+        F.SoftmaxFlashV2(out, out[N], out[N + 64], xl, out[N + 128], isum, im, tmp, tiling, isUpdate=True)
+        F.SoftmaxFlash(out[2 * N], out[3 * N], out[3 * N + 64], xl, out[3 * N + 128], isum, im, tmp, tiling, True)
+        F.SoftmaxFlashV2(out[4 * N], out[5 * N], out[5 * N + 64], xl, out[5 * N + 128], isum, im, tmp, tiling)
+    y, res = run(body, x, 6 * N + 128)
+    assert not res.diagnostics.codes()
+    v = x.astype(np.float64).reshape(M, K)
+    xm = np.maximum(v.max(1), inmax)
+    e = np.exp(v - xm[:, None])
+    em = np.exp(inmax - xm)
+    xs = em * insum + e.sum(1)
+    np.testing.assert_allclose(y[:N].reshape(M, K), e, rtol=1e-5)                  # V2: not normalised
+    np.testing.assert_allclose(_blocks(y, N), xs, rtol=1e-5)
+    np.testing.assert_allclose(_blocks(y, N + 64), xm, rtol=1e-6)
+    np.testing.assert_allclose(_blocks(y, N + 128), em, rtol=1e-5)
+    np.testing.assert_allclose(y[2 * N:3 * N].reshape(M, K), e / xs[:, None], rtol=1e-5)   # V1: normalised
+    np.testing.assert_allclose(_blocks(y, 3 * N + 128), em * insum / xs, rtol=1e-5)
+    plain = np.exp(v - v.max(1, keepdims=True))
+    np.testing.assert_allclose(y[4 * N:5 * N].reshape(M, K), plain, rtol=1e-5)       # no update
+    np.testing.assert_allclose(_blocks(y, 5 * N), plain.sum(1), rtol=1e-5)
+
+
+def test_adjust_softmax_res_rows_whose_max_matches():
+    from toolkit.ascendc.highlevel import softmax_flash as F
+    info = S.SoftMaxShapeInfo(M, K, M, K)
+    hits = []
+
+    def body(xl, out, tmp):
+        MB.Adds(out, xl, 0.0, N)
+        mx = out[N]
+        for r in range(M):
+            MB.Duplicate(mx[8 * r], 1.0 if r in (2, 5) else 0.5, 8)
+        hits.append(F.AdjustSoftMaxRes(out, mx, 0x3F800000, -7.0, info))
+        hits.append(F.AdjustSoftMaxRes(out, mx, 0x40000000, -9.0, info))
+    x = _x(6)
+    y, res = run(body, x, N + 64)
+    assert hits == [True, False] and not res.diagnostics.codes()
+    got = y[:N].reshape(M, K)
+    assert (got[[2, 5]] == -7.0).all()
+    np.testing.assert_array_equal(got[[0, 1, 3, 4, 6, 7]], x.reshape(M, K)[[0, 1, 3, 4, 6, 7]])
+
+
+def test_softmax_flash_v3_update_with_segment_means():
+    from toolkit.ascendc.highlevel import softmax_flash as F
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, K]), 4, 0)
+    params = F.SoftMaxParams(M, K, M, K, 3, 4, 0.25)
+    x = _x(7)
+    inmean, inmax, insum = np.float32(0.1), np.float32(2.0), np.float32(1.5)
+
+    def body(xl, out, tmp):
+        xh, yh = out[4 * N].ReinterpretCast(np.float16), out[5 * N].ReinterpretCast(np.float16)
+        MB.Cast(xh, xl, MB.RoundMode.CAST_RINT, N)
+        stats = [out[N + 64 * k] for k in range(8)]
+        for t, v in zip(stats[5:], (inmean, insum, inmax)):
+            MB.Duplicate(t, float(v), 64)
+        F.SoftmaxFlashV3(yh, stats[0], stats[1], stats[2], xh, out[6 * N].ReinterpretCast(np.float16),
+                         stats[5], stats[6], stats[7], tmp, tiling, params, isUpdate=True)
+        MB.Cast(out, yh, MB.RoundMode.CAST_NONE, N)
+    y, res = run(body, x, 7 * N)
+    assert not res.diagnostics.codes()
+    v = x.astype(np.float16).astype(np.float64).reshape(M, K)
+    scale = 0.25 / 0.75
+    gm = v.mean(1, keepdims=True)
+    seg = np.repeat(v.reshape(M, 4, K // 4).mean(2), K // 4, 1)
+    src = v - (gm - seg) * scale
+    mean = (gm + inmean * 2) / 3
+    cur, prev = (gm - mean) * scale, (inmean - mean) * scale
+    xmax = np.maximum(cur + src.max(1, keepdims=True), prev + inmax)
+    e = np.exp(src - (xmax - cur))
+    em = np.exp(inmax - xmax + prev)
+    np.testing.assert_allclose(y[:N].reshape(M, K), e, rtol=2e-3, atol=1e-3)
+    np.testing.assert_allclose(y[N:N + 64:8], mean[:, 0], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(y[N + 64:N + 128:8], (em * insum + e.sum(1, keepdims=True))[:, 0], rtol=1e-3)
+    np.testing.assert_allclose(y[N + 128:N + 192:8], xmax[:, 0], rtol=1e-4)

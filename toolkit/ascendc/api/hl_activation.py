@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from toolkit.ascendc.highlevel import activation as ACT
 from toolkit.ascendc.highlevel import softmax as SM
+from toolkit.ascendc.highlevel import softmax_flash as SF
 from toolkit.ascendc.highlevel.shape import TensorShape
 
 from .spec import (
@@ -32,6 +33,7 @@ from .spec import (
 
 FAMILY = Family("hl.activation", "AscendC", "hl_activation.h", ACT, doc_root="高阶API/激活函数")
 SOFTMAX = Family("hl.softmax", "AscendC", "hl_softmax.h", SM, doc_root="高阶API/激活函数")
+FLASH = Family("hl.softmax_flash", "AscendC", "hl_softmax_flash.h", SF, doc_root="高阶API/激活函数")
 
 _HAND = "asc/highlevel_act.h"
 _ALG = "algorithm: assumed"
@@ -56,6 +58,9 @@ STRUCTS = [
               doc="高阶API/激活函数/SoftMax接口/SoftMax-Tiling使用说明.md"),
     StructDef("AscendC::tiling::LogSoftMaxTiling", SM.LogSoftMaxTiling, _TILING_FIELDS,
               doc="高阶API/激活函数/LogSoftMax接口/LogSoftMax-Tiling.md"),
+    StructDef("AscendC::SoftMaxParams", SF.SoftMaxParams,
+              (*(_u32(n) for n in ("srcM", "srcK", "oriSrcM", "oriSrcK", "loopCnt", "splitMeanCnt")),
+               Field("alpha", "float", "0")), doc="高阶API/激活函数/SoftMax接口/SoftmaxFlashV3.md"),
     StructDef("AscendC::SoftMaxShapeInfo", SM.SoftMaxShapeInfo, tuple(_u32(n) for n in ("srcM", "srcK", "oriSrcM",
                                                                                      "oriSrcK")),
               doc="高阶API/激活函数/SoftMax接口/SoftMax.md"),
@@ -239,4 +244,92 @@ ACT_APIS = [
              sref("maxLiveNodeCount", "uint32_t"), sref("extraBuf", "uint32_t")),
 ]
 
-APIS = [*SOFTMAX_APIS, *ACT_APIS]
+# -- the flash variants ---------------------------------------------------------------------------------------
+_UPD = tnamed("isUpdate", "bool", "false")
+_MODE = tnamed("config", "const SoftmaxConfig&", "SOFTMAX_DEFAULT_CFG", send="(int)config.mode")
+_FLASH_NOTE = _SM_NOTE + "; the page's update formulas with scalar statistics per row"
+
+
+def _flash_v1():
+    tps = (_T, _REUSE, _BASIC)
+    names = ("sumTensor", "maxTensor")
+    same = (local("dstTensor"), *_stats(*names), local("srcTensor"), local("expMaxTensor"),
+            *_stats("inSumTensor", "inMaxTensor"))
+    mixed = (local("dstTensor", "half"), *_stats(*names, t="float"), local("srcTensor", "half"),
+             local("expMaxTensor", "half"), *_stats("inSumTensor", "inMaxTensor", t="float"))
+    tail = (scalar("isUpdate", "bool", default="false"), _INFO)
+    forms = []
+    for tmp in ((), (_TMP,)):
+        forms += [form(*tps, *same, *tmp, _TILING, *tail), form(thidden("T"), _REUSE, _BASIC, *mixed, *tmp, _TILING,
+                                                                *tail)]
+    return api(FLASH, "SoftmaxFlash", SF.SoftmaxFlash, *forms, dtypes=("half", "float"),
+               doc="SoftMax接口/SoftmaxFlash.md", note=_FLASH_NOTE + " (the page: to be retired, use SoftmaxFlashV2)")
+
+
+def _flash_v2():
+    tps = (_T, _UPD, _REUSE, _BASIC, _NZ, _MODE)
+    same = (local("dstTensor"), *_stats("expSumTensor", "maxTensor"), local("srcTensor"), local("expMaxTensor"),
+            *_stats("inExpSumTensor", "inMaxTensor"))
+    reduce = (local("dstTensor"), *_stats("outReduceMax", "outExpSum", "outMax"), local("srcTensor"),
+              local("outExpMax"), *_stats("inExpSum", "inMax"))
+    mixed = (local("dstTensor", "half"), *_stats("expSumTensor", "maxTensor", t="float"), local("srcTensor", "half"),
+             local("expMaxTensor", "half"), *_stats("inExpSumTensor", "inMaxTensor", t="float"))
+    forms = []
+    for tmp in ((), (_TMP,)):
+        forms += [form(*tps, *same, *tmp, _TILING, _INFO), form(*tps, *reduce, *tmp, _TILING, _INFO),
+                  form(thidden("T"), *tps[1:], *mixed, *tmp, _TILING, _INFO)]
+    return api(FLASH, "SoftmaxFlashV2", SF.SoftmaxFlashV2, *forms, dtypes=("half", "float"),
+               doc="SoftMax接口/SoftmaxFlashV2.md", note=_FLASH_NOTE + "; SOFTMAX_OUTPUT_WITHOUT_BRC: one value per row")
+
+
+def _flash_v3():
+    tps = (*tded("T", "U"), _UPD, _REUSE, _BASIC, _NZ, _CFG)
+    head = (local("dstTensor"), *_stats("meanTensor", "expSumTensor", "maxTensor", t="U"), local("srcTensor"),
+            local("expMaxTensor"), *_stats("inMeanTensor", "inExpSumTensor", "inMaxTensor", t="U"))
+    forms = [form(*tps, *head, *tmp, _TILING, struct("params", "SoftMaxParams")) for tmp in ((), (_TMP,))]
+    return api(FLASH, "SoftmaxFlashV3", SF.SoftmaxFlashV3, *forms, dtypes=("half",),
+               doc="SoftMax接口/SoftmaxFlashV3.md",
+               note=f"{_ALG} (the local mean of each of splitMeanCnt equal column segments; scalar statistics per row)")
+
+
+_V2P = "SoftMax接口/SoftmaxFlashV2-Tiling接口.md"
+_V3P = "SoftMax接口/SoftmaxFlashV3-Tiling接口.md"
+_V1P = "SoftMax接口/SoftmaxFlash-Tiling接口.md"
+_D12 = (scalar("dataTypeSize1", "const uint32_t"), scalar("dataTypeSize2", "const uint32_t"))
+_BB = scalar("isBasicBlock", "const bool", default="false")
+_WS = scalar("localWorkSpaceSize", "const uint32_t")
+_TILING_OUT = sout("softmaxFlashTiling", "AscendC::tiling::SoftMaxTiling")
+
+
+def _fsize(short: str, *args: Arg, page: str, ret: str = "uint32_t"):
+    return api(FLASH, short, getattr(SF, short), form(_SHAPE, *args, ret=ret), doc=page, note=_TMP_NOTE)
+
+
+_V2_SIZE = (*_D12, scalar("isUpdate", "const bool"), _BB, scalar("isFlashOutputBrc", "const bool", default="false"))
+FLASH_APIS = [
+    _flash_v1(),
+    _flash_v2(),
+    _flash_v3(),
+    api(FLASH, "AdjustSoftMaxRes", SF.AdjustSoftMaxRes,
+        form(*tded("T1", "T2"), _NZ, tnamed("stepSizeMode", "uint8_t", "0"), local("softMaxRes", "T1"),
+             local("maxTensor", "T2"), scalar("from", "const uint32_t"), scalar("to", "const T1", "T1"), _INFO,
+             ret="bool"),
+        dtypes=("half", "float"), doc="SoftMax接口/AdjustSoftMaxRes.md"),
+    _fsize("GetSoftMaxFlashMaxTmpSize", _DTS, scalar("isUpdate", "const bool"), _REUSE_ARG, page=_V1P),
+    _fsize("GetSoftMaxFlashMinTmpSize", _DTS, scalar("isUpdate", "const bool"), _REUSE_ARG, page=_V1P),
+    _fsize("GetSoftMaxFlashV2MaxTmpSize", *_V2_SIZE, page=_V2P),
+    _fsize("GetSoftMaxFlashV2MinTmpSize", *_V2_SIZE, page=_V2P),
+    _fsize("GetSoftMaxFlashV3MaxMinTmpSize", *_D12, sref("maxValue", "uint32_t"), sref("minValue", "uint32_t"),
+           scalar("isUpdate", "const bool"), _BB, page=_V3P, ret="void"),
+    api(FLASH, "SoftMaxFlashTilingFunc", SF.SoftMaxFlashTilingFunc,
+        form(_SHAPE, _DTS, _WS, _TILING_OUT, scalar("isUpdate", "const bool", default="false")), doc=_V1P,
+        note="one row per pass (assumed)"),
+    api(FLASH, "SoftMaxFlashV2TilingFunc", SF.SoftMaxFlashV2TilingFunc,
+        form(_SHAPE, *_D12, _WS, _TILING_OUT, scalar("isUpdate", "const bool"), _BB,
+             scalar("isFlashOutputBrc", "const bool", default="false")), doc=_V2P, note="one row per pass (assumed)"),
+    api(FLASH, "SoftMaxFlashV3TilingFunc", SF.SoftMaxFlashV3TilingFunc,
+        form(_SHAPE, *_D12, _WS, sout("softmaxFlashV3Tiling", "AscendC::tiling::SoftMaxTiling"),
+             scalar("isUpdate", "const bool"), _BB), doc=_V3P, note="one row per pass (assumed)"),
+]
+
+APIS = [*SOFTMAX_APIS, *FLASH_APIS, *ACT_APIS]

@@ -38,6 +38,7 @@ constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0, SoftmaxMode::SOFTMAX_
 }  // namespace AscendC
 
 #include "asc/gen/hl_softmax.h"
+#include "asc/gen/hl_softmax_flash.h"
 #include "asc/gen/hl_activation.h"
 
 namespace AscendC {

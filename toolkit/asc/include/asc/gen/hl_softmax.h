@@ -47,6 +47,20 @@ struct LogSoftMaxTiling {
 };
 }
 namespace AscendC {
+struct SoftMaxParams {
+    uint32_t srcM = 0;
+    uint32_t srcK = 0;
+    uint32_t oriSrcM = 0;
+    uint32_t oriSrcK = 0;
+    uint32_t loopCnt = 0;
+    uint32_t splitMeanCnt = 0;
+    float alpha = 0;
+    SoftMaxParams() = default;
+    SoftMaxParams(uint32_t srcM_, uint32_t srcK_, uint32_t oriSrcM_, uint32_t oriSrcK_, uint32_t loopCnt_, uint32_t splitMeanCnt_, float alpha_)
+        : srcM(srcM_), srcK(srcK_), oriSrcM(oriSrcM_), oriSrcK(oriSrcK_), loopCnt(loopCnt_), splitMeanCnt(splitMeanCnt_), alpha(alpha_) {}
+};
+}
+namespace AscendC {
 struct SoftMaxShapeInfo {
     uint32_t srcM = 0;
     uint32_t srcK = 0;
@@ -72,6 +86,12 @@ inline Call& put(Call& c, const AscendC::tiling::LogSoftMaxTiling& p) {
 }
 inline void take(const Ret& r, AscendC::tiling::LogSoftMaxTiling& p) {
     p.srcM = (uint32_t)r.i(0); p.srcK = (uint32_t)r.i(1); p.srcSize = (uint32_t)r.i(2); p.outMaxM = (uint32_t)r.i(3); p.outMaxK = (uint32_t)r.i(4); p.outMaxSize = (uint32_t)r.i(5); p.splitM = (uint32_t)r.i(6); p.splitK = (uint32_t)r.i(7); p.splitSize = (uint32_t)r.i(8); p.reduceM = (uint32_t)r.i(9); p.reduceK = (uint32_t)r.i(10); p.reduceSize = (uint32_t)r.i(11); p.rangeM = (uint32_t)r.i(12); p.tailM = (uint32_t)r.i(13); p.tailSplitSize = (uint32_t)r.i(14); p.tailReduceSize = (uint32_t)r.i(15);
+}
+inline Call& put(Call& c, const AscendC::SoftMaxParams& p) {
+    return c.tag(T_STRUCT | ((i64)664795956 << 8), 7).num(p.srcM).num(p.srcK).num(p.oriSrcM).num(p.oriSrcK).num(p.loopCnt).num(p.splitMeanCnt).num(p.alpha);
+}
+inline void take(const Ret& r, AscendC::SoftMaxParams& p) {
+    p.srcM = (uint32_t)r.i(0); p.srcK = (uint32_t)r.i(1); p.oriSrcM = (uint32_t)r.i(2); p.oriSrcK = (uint32_t)r.i(3); p.loopCnt = (uint32_t)r.i(4); p.splitMeanCnt = (uint32_t)r.i(5); p.alpha = (float)r.f(6);
 }
 inline Call& put(Call& c, const AscendC::SoftMaxShapeInfo& p) {
     return c.tag(T_STRUCT | ((i64)344111599 << 8), 4).num(p.srcM).num(p.srcK).num(p.oriSrcM).num(p.oriSrcK);
