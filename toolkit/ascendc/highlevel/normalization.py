@@ -51,17 +51,19 @@ _LN_FIELDS = ["bLength", "sLength", "hLength", "originalHLength", "inputXSize", 
 _SEP_FIELDS = ["aLength", "rLength", "halfAddRepeatTimes", "rHeadLength", "k2Rec", "k2RRec", "inputXSize", "meanVarSize", "numberOfTmpBuf", "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize", "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize", "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize", "meanVarTailPos", "arCurLength", "aCurLength"]
 
 
-def _make(name: str, fields: list[str], last: str, floats: tuple = ()) -> type:
-    ns = {"__annotations__": {}}
-    for f in (*fields, last):
-        ns["__annotations__"][f] = float if f in (*floats, last) else int
-        ns[f] = 0.0 if f in (*floats, last) else 0
+def _make(name: str, fields: list[str], floats: tuple = (), bools: tuple = ()) -> type:
+    """A tiling dataclass of the page's field list: uint32 fields (int), the ``floats`` and ``bools`` ones."""
+    ns: dict = {"__annotations__": {}}
+    for f in fields:
+        kind = float if f in floats else bool if f in bools else int
+        ns["__annotations__"][f] = kind.__name__
+        ns[f] = kind(0)
+    ns["__module__"] = __name__
     return dataclass(type(name, (), ns))
 
 
-LayerNormTiling = _make("LayerNormTiling", _LN_FIELDS, "lastDimValueBack")
-LayerNormSeparateTiling = _make("LayerNormSeparateTiling", _SEP_FIELDS, "rValueBack", ("k2Rec", "k2RRec"))
-LayerNormTiling.__module__ = LayerNormSeparateTiling.__module__ = __name__
+LayerNormTiling = _make("LayerNormTiling", [*_LN_FIELDS, "lastDimValueBack"], ("lastDimValueBack",))
+LayerNormSeparateTiling = _make("LayerNormSeparateTiling", [*_SEP_FIELDS, "rValueBack"], ("k2Rec", "k2RRec", "rValueBack"))
 
 
 @dataclass
@@ -79,20 +81,25 @@ class _Norm:
     """A row-wise normalization call: rows of ``k`` elements (``kr`` of them reduced), its temporary buffer
     carved into the reduce result, the ReduceSum work and the float rows (x, gamma, beta, a scratch row)."""
 
-    def __init__(self, api: str, x: LocalTensor, params: list[LocalTensor | None], tmp, rows: int, k: int, kr: int):
+    def __init__(self, api: str, x: LocalTensor, params: list[LocalTensor | None], tmp, rows: int, k: int, kr: int,
+                 extra_rows: int = 0):
         ctx = current()
         self.api, self.x, self.m, self.k, self.kr = api, x, rows, k, kr
         if (k * x.dtype.itemsize) % 32:
             ctx.report("BAD_PARAMETER", f"{api}: the last axis ({k} elements) is not 32 B aligned")
         self.narrow = x.dtype != F32
         nparams = sum(p is not None and p.dtype != F32 for p in params)
-        nrows = 1 + (1 if self.narrow else 0) + nparams
+        nrows = 1 + (1 if self.narrow else 0) + nparams + extra_rows
         buf = tmp_buffer(api, tmp, row_tmp_bytes(k, nrows))
         self.red, off = carve(buf, F32, 8, 0)
         self.work, off = carve(buf, F32, work_bytes(k) // 4, off)
         self.w, off = carve(buf, F32, k, off)
         if self.narrow:
             self.xf, off = carve(buf, F32, k, off)
+        self.extra = []
+        for _ in range(extra_rows):
+            t, off = carve(buf, F32, k, off)
+            self.extra.append(t)
         self.params = []
         for p in params:                      # gamma / beta in float, cast once
             if p is None or p.dtype == F32:
@@ -145,9 +152,11 @@ def _rms_norm(dst, src, gamma, *args: Any, isBasicBlock: bool = False) -> None:
         n.store(dst, r)
 
 
-def _layer_norm_rows(n: _Norm, dst, eps: float, gamma, beta, inv: float, stats) -> None:
+def _layer_norm_rows(n: _Norm, dst, eps: float, gamma, beta, inv: float, stats, prepare=None) -> None:
     for r in range(n.m):
         x = n.row(r)
+        if prepare is not None:
+            x = prepare(r, x)
         mean = float(np.float32(n.total(x)) * np.float32(inv))
         out = n.out(dst, r)
         MB.Adds(out, x, -mean, n.k)                     # deviations

@@ -13,17 +13,43 @@ struct LayerNormConfig {
     bool isOutputRstd = true;
 };
 constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
+// Normalize's configuration: isNoBeta / isNoGamma are emulated; the [A, R] pattern is the one supported
+enum class ReducePattern : uint8_t { AR = 0, RA = 1 };
+struct NormalizeConfig {
+    ReducePattern reducePattern = ReducePattern::AR;
+    int32_t aLength = -1;
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false, false, false};
+struct WelfordUpdateConfig { bool isInplace = false; };
+constexpr WelfordUpdateConfig WFUPDATE_DEFAULT_CFG = {false};
+struct WelfordFinalizeConfig { bool isCorrection = false; };
+constexpr WelfordFinalizeConfig WFFINALIZE_DEFAULT_CFG = {false};
 }  // namespace AscendC
 
 #include "asc/gen/hl_normalization.h"
+#include "asc/gen/hl_norm_variants.h"
+#include "asc/gen/hl_norm_grad.h"
 
 namespace AscendC {
 using RmsNormTiling = tiling::RmsNormTiling;
 using LayerNormTiling = tiling::LayerNormTiling;
 using LayerNormSeparateTiling = tiling::LayerNormSeparateTiling;
+using BatchNormTiling = tiling::BatchNormTiling;
+using DeepNormTiling = tiling::DeepNormTiling;
+using GroupNormTiling = tiling::GroupNormTiling;
+using LayerNormGradTiling = tiling::LayerNormGradTiling;
+using LayerNormGradBetaTiling = tiling::LayerNormGradBetaTiling;
 }  // namespace AscendC
 namespace optiling {
 using RmsNormTiling = AscendC::tiling::RmsNormTiling;
 using LayerNormTiling = AscendC::tiling::LayerNormTiling;
 using LayerNormSeparateTiling = AscendC::tiling::LayerNormSeparateTiling;
+using BatchNormTiling = AscendC::tiling::BatchNormTiling;
+using DeepNormTiling = AscendC::tiling::DeepNormTiling;
+using GroupNormTiling = AscendC::tiling::GroupNormTiling;
+using LayerNormGradTiling = AscendC::tiling::LayerNormGradTiling;
+using LayerNormGradBetaTiling = AscendC::tiling::LayerNormGradBetaTiling;
 }  // namespace optiling

@@ -95,6 +95,212 @@ struct LayerNormPara {
         : aLength(aLength_), rLength(rLength_), rLengthWithPadding(rLengthWithPadding_) {}
 };
 }
+namespace AscendC::tiling {
+struct BatchNormTiling {
+    uint32_t originalBLength = 0;
+    uint32_t meanVarSize = 0;
+    uint32_t meanTmpTensorPos = 0;
+    uint32_t varianceTmpTensorPos = 0;
+    uint32_t tmpBufSize = 0;
+    uint32_t oneTmpSize = 0;
+    uint32_t firstTmpStartPos = 0;
+    uint32_t secondTmpStartPos = 0;
+    uint32_t thirdTmpStartPos = 0;
+    uint32_t loopRound = 0;
+    uint32_t inputTailSize = 0;
+    uint32_t inputTailPos = 0;
+    uint32_t meanVarTailSize = 0;
+    uint32_t meanVarTailPos = 0;
+    uint32_t bshCurLength = 0;
+    uint32_t shCurLength = 0;
+    float firstDimValueBack = 0;
+    uint32_t castHalfRepStride = 0;
+    uint32_t shCurLengthBlockNum = 0;
+    uint32_t castHalfOutRepStride = 0;
+    BatchNormTiling() = default;
+    BatchNormTiling(uint32_t originalBLength_, uint32_t meanVarSize_, uint32_t meanTmpTensorPos_, uint32_t varianceTmpTensorPos_, uint32_t tmpBufSize_, uint32_t oneTmpSize_, uint32_t firstTmpStartPos_, uint32_t secondTmpStartPos_, uint32_t thirdTmpStartPos_, uint32_t loopRound_, uint32_t inputTailSize_, uint32_t inputTailPos_, uint32_t meanVarTailSize_, uint32_t meanVarTailPos_, uint32_t bshCurLength_, uint32_t shCurLength_, float firstDimValueBack_, uint32_t castHalfRepStride_, uint32_t shCurLengthBlockNum_, uint32_t castHalfOutRepStride_)
+        : originalBLength(originalBLength_), meanVarSize(meanVarSize_), meanTmpTensorPos(meanTmpTensorPos_), varianceTmpTensorPos(varianceTmpTensorPos_), tmpBufSize(tmpBufSize_), oneTmpSize(oneTmpSize_), firstTmpStartPos(firstTmpStartPos_), secondTmpStartPos(secondTmpStartPos_), thirdTmpStartPos(thirdTmpStartPos_), loopRound(loopRound_), inputTailSize(inputTailSize_), inputTailPos(inputTailPos_), meanVarTailSize(meanVarTailSize_), meanVarTailPos(meanVarTailPos_), bshCurLength(bshCurLength_), shCurLength(shCurLength_), firstDimValueBack(firstDimValueBack_), castHalfRepStride(castHalfRepStride_), shCurLengthBlockNum(shCurLengthBlockNum_), castHalfOutRepStride(castHalfOutRepStride_) {}
+};
+}
+namespace AscendC::tiling {
+struct DeepNormTiling {
+    uint32_t bLength = 0;
+    uint32_t sLength = 0;
+    uint32_t hLength = 0;
+    uint32_t originalHLength = 0;
+    uint32_t inputXSize = 0;
+    uint32_t meanVarSize = 0;
+    uint32_t numberOfTmpBuf = 0;
+    uint32_t meanTmpTensorPos = 0;
+    uint32_t meanTmpTensorSize = 0;
+    uint32_t varianceTmpTensorPos = 0;
+    uint32_t varianceTmpTensorSize = 0;
+    uint32_t tmpBufSize = 0;
+    uint32_t oneTmpSize = 0;
+    uint32_t firstTmpStartPos = 0;
+    uint32_t secondTmpStartPos = 0;
+    uint32_t thirdTmpStartPos = 0;
+    uint32_t loopRound = 0;
+    uint32_t inputRoundSize = 0;
+    uint32_t inputTailSize = 0;
+    uint32_t inputTailPos = 0;
+    uint32_t meanVarRoundSize = 0;
+    uint32_t meanVarTailSize = 0;
+    uint32_t meanVarTailPos = 0;
+    uint32_t bshCurLength = 0;
+    uint32_t bsCurLength = 0;
+    float lastDimValueBack = 0;
+    DeepNormTiling() = default;
+    DeepNormTiling(uint32_t bLength_, uint32_t sLength_, uint32_t hLength_, uint32_t originalHLength_, uint32_t inputXSize_, uint32_t meanVarSize_, uint32_t numberOfTmpBuf_, uint32_t meanTmpTensorPos_, uint32_t meanTmpTensorSize_, uint32_t varianceTmpTensorPos_, uint32_t varianceTmpTensorSize_, uint32_t tmpBufSize_, uint32_t oneTmpSize_, uint32_t firstTmpStartPos_, uint32_t secondTmpStartPos_, uint32_t thirdTmpStartPos_, uint32_t loopRound_, uint32_t inputRoundSize_, uint32_t inputTailSize_, uint32_t inputTailPos_, uint32_t meanVarRoundSize_, uint32_t meanVarTailSize_, uint32_t meanVarTailPos_, uint32_t bshCurLength_, uint32_t bsCurLength_, float lastDimValueBack_)
+        : bLength(bLength_), sLength(sLength_), hLength(hLength_), originalHLength(originalHLength_), inputXSize(inputXSize_), meanVarSize(meanVarSize_), numberOfTmpBuf(numberOfTmpBuf_), meanTmpTensorPos(meanTmpTensorPos_), meanTmpTensorSize(meanTmpTensorSize_), varianceTmpTensorPos(varianceTmpTensorPos_), varianceTmpTensorSize(varianceTmpTensorSize_), tmpBufSize(tmpBufSize_), oneTmpSize(oneTmpSize_), firstTmpStartPos(firstTmpStartPos_), secondTmpStartPos(secondTmpStartPos_), thirdTmpStartPos(thirdTmpStartPos_), loopRound(loopRound_), inputRoundSize(inputRoundSize_), inputTailSize(inputTailSize_), inputTailPos(inputTailPos_), meanVarRoundSize(meanVarRoundSize_), meanVarTailSize(meanVarTailSize_), meanVarTailPos(meanVarTailPos_), bshCurLength(bshCurLength_), bsCurLength(bsCurLength_), lastDimValueBack(lastDimValueBack_) {}
+};
+}
+namespace AscendC::tiling {
+struct GroupNormTiling {
+    uint32_t n = 0;
+    uint32_t c = 0;
+    uint32_t hw = 0;
+    uint32_t g = 0;
+    uint32_t d = 0;
+    uint32_t hwAlignSize = 0;
+    uint32_t dhwAlignSize = 0;
+    uint32_t inputXSize = 0;
+    uint32_t meanVarSize = 0;
+    uint32_t numberOfTmpBuf = 0;
+    uint32_t meanTmpTensorPos = 0;
+    uint32_t meanTmpTensorSize = 0;
+    uint32_t varianceTmpTensorPos = 0;
+    uint32_t varianceTmpTensorSize = 0;
+    uint32_t tmpBufSize = 0;
+    uint32_t oneTmpSize = 0;
+    uint32_t firstTmpStartPos = 0;
+    uint32_t secondTmpStartPos = 0;
+    uint32_t thirdTmpStartPos = 0;
+    uint32_t loopRound = 0;
+    uint32_t inputRoundSize = 0;
+    uint32_t inputTailSize = 0;
+    uint32_t inputTailPos = 0;
+    uint32_t meanVarRoundSize = 0;
+    uint32_t meanVarTailSize = 0;
+    uint32_t meanVarTailPos = 0;
+    uint32_t bshCurLength = 0;
+    uint32_t bsCurLength = 0;
+    float factor = 0;
+    bool smallShape = false;
+    GroupNormTiling() = default;
+    GroupNormTiling(uint32_t n_, uint32_t c_, uint32_t hw_, uint32_t g_, uint32_t d_, uint32_t hwAlignSize_, uint32_t dhwAlignSize_, uint32_t inputXSize_, uint32_t meanVarSize_, uint32_t numberOfTmpBuf_, uint32_t meanTmpTensorPos_, uint32_t meanTmpTensorSize_, uint32_t varianceTmpTensorPos_, uint32_t varianceTmpTensorSize_, uint32_t tmpBufSize_, uint32_t oneTmpSize_, uint32_t firstTmpStartPos_, uint32_t secondTmpStartPos_, uint32_t thirdTmpStartPos_, uint32_t loopRound_, uint32_t inputRoundSize_, uint32_t inputTailSize_, uint32_t inputTailPos_, uint32_t meanVarRoundSize_, uint32_t meanVarTailSize_, uint32_t meanVarTailPos_, uint32_t bshCurLength_, uint32_t bsCurLength_, float factor_, bool smallShape_)
+        : n(n_), c(c_), hw(hw_), g(g_), d(d_), hwAlignSize(hwAlignSize_), dhwAlignSize(dhwAlignSize_), inputXSize(inputXSize_), meanVarSize(meanVarSize_), numberOfTmpBuf(numberOfTmpBuf_), meanTmpTensorPos(meanTmpTensorPos_), meanTmpTensorSize(meanTmpTensorSize_), varianceTmpTensorPos(varianceTmpTensorPos_), varianceTmpTensorSize(varianceTmpTensorSize_), tmpBufSize(tmpBufSize_), oneTmpSize(oneTmpSize_), firstTmpStartPos(firstTmpStartPos_), secondTmpStartPos(secondTmpStartPos_), thirdTmpStartPos(thirdTmpStartPos_), loopRound(loopRound_), inputRoundSize(inputRoundSize_), inputTailSize(inputTailSize_), inputTailPos(inputTailPos_), meanVarRoundSize(meanVarRoundSize_), meanVarTailSize(meanVarTailSize_), meanVarTailPos(meanVarTailPos_), bshCurLength(bshCurLength_), bsCurLength(bsCurLength_), factor(factor_), smallShape(smallShape_) {}
+};
+}
+namespace AscendC::tiling {
+struct LayerNormGradTiling {
+    uint32_t stackBufferSize = 0;
+    uint32_t bLength = 0;
+    uint32_t sLength = 0;
+    uint32_t hLength = 0;
+    uint32_t originalHLength = 0;
+    uint32_t oneCalSize = 0;
+    uint32_t nohCalSize = 0;
+    uint32_t loopNum = 0;
+    uint32_t tailSize = 0;
+    uint32_t nohTailSize = 0;
+    uint32_t tmpTensorBSHPos = 0;
+    uint32_t tmpTensorBSHSize = 0;
+    uint32_t pdVarTensorPos = 0;
+    uint32_t pdVarTensorSize = 0;
+    uint32_t pdMeanTensorPos = 0;
+    uint32_t pdMeanTensorSize = 0;
+    uint32_t x1TensorPos = 0;
+    uint32_t x1TensorSize = 0;
+    uint32_t x2TensorPos = 0;
+    uint32_t x2TensorSize = 0;
+    uint32_t x3TensorPos = 0;
+    uint32_t x3TensorSize = 0;
+    uint32_t tmpTensorPos = 0;
+    uint32_t tmpTensorSize = 0;
+    uint32_t tmpTensor1Pos = 0;
+    uint32_t tmpTensor1Size = 0;
+    uint32_t tmpTensor2Pos = 0;
+    uint32_t tmpTensor2Size = 0;
+    uint32_t lastDimValueBack = 0;
+    uint32_t lastDimValueBackMulTwo = 0;
+    LayerNormGradTiling() = default;
+    LayerNormGradTiling(uint32_t stackBufferSize_, uint32_t bLength_, uint32_t sLength_, uint32_t hLength_, uint32_t originalHLength_, uint32_t oneCalSize_, uint32_t nohCalSize_, uint32_t loopNum_, uint32_t tailSize_, uint32_t nohTailSize_, uint32_t tmpTensorBSHPos_, uint32_t tmpTensorBSHSize_, uint32_t pdVarTensorPos_, uint32_t pdVarTensorSize_, uint32_t pdMeanTensorPos_, uint32_t pdMeanTensorSize_, uint32_t x1TensorPos_, uint32_t x1TensorSize_, uint32_t x2TensorPos_, uint32_t x2TensorSize_, uint32_t x3TensorPos_, uint32_t x3TensorSize_, uint32_t tmpTensorPos_, uint32_t tmpTensorSize_, uint32_t tmpTensor1Pos_, uint32_t tmpTensor1Size_, uint32_t tmpTensor2Pos_, uint32_t tmpTensor2Size_, uint32_t lastDimValueBack_, uint32_t lastDimValueBackMulTwo_)
+        : stackBufferSize(stackBufferSize_), bLength(bLength_), sLength(sLength_), hLength(hLength_), originalHLength(originalHLength_), oneCalSize(oneCalSize_), nohCalSize(nohCalSize_), loopNum(loopNum_), tailSize(tailSize_), nohTailSize(nohTailSize_), tmpTensorBSHPos(tmpTensorBSHPos_), tmpTensorBSHSize(tmpTensorBSHSize_), pdVarTensorPos(pdVarTensorPos_), pdVarTensorSize(pdVarTensorSize_), pdMeanTensorPos(pdMeanTensorPos_), pdMeanTensorSize(pdMeanTensorSize_), x1TensorPos(x1TensorPos_), x1TensorSize(x1TensorSize_), x2TensorPos(x2TensorPos_), x2TensorSize(x2TensorSize_), x3TensorPos(x3TensorPos_), x3TensorSize(x3TensorSize_), tmpTensorPos(tmpTensorPos_), tmpTensorSize(tmpTensorSize_), tmpTensor1Pos(tmpTensor1Pos_), tmpTensor1Size(tmpTensor1Size_), tmpTensor2Pos(tmpTensor2Pos_), tmpTensor2Size(tmpTensor2Size_), lastDimValueBack(lastDimValueBack_), lastDimValueBackMulTwo(lastDimValueBackMulTwo_) {}
+};
+}
+namespace AscendC::tiling {
+struct LayerNormGradBetaTiling {
+    uint32_t stackBufferSize = 0;
+    uint32_t bLength = 0;
+    uint32_t sLength = 0;
+    uint32_t hLength = 0;
+    uint32_t originalHLength = 0;
+    uint32_t bshLength = 0;
+    uint32_t bsLength = 0;
+    uint32_t oneCalSize = 0;
+    uint32_t numberOfTmpBuf = 0;
+    uint32_t loopRound = 0;
+    uint32_t inputTailSize = 0;
+    uint32_t inputTailPos = 0;
+    uint32_t bsTailSize = 0;
+    uint32_t bshCurLength = 0;
+    uint32_t bsCurLength = 0;
+    uint32_t gammaTempTensorPos = 0;
+    uint32_t betaTempTensorPos = 0;
+    uint32_t inputDyTmpTensorPos = 0;
+    uint32_t resForGammaTmpTensorPos = 0;
+    uint32_t reserved = 0;
+    LayerNormGradBetaTiling() = default;
+    LayerNormGradBetaTiling(uint32_t stackBufferSize_, uint32_t bLength_, uint32_t sLength_, uint32_t hLength_, uint32_t originalHLength_, uint32_t bshLength_, uint32_t bsLength_, uint32_t oneCalSize_, uint32_t numberOfTmpBuf_, uint32_t loopRound_, uint32_t inputTailSize_, uint32_t inputTailPos_, uint32_t bsTailSize_, uint32_t bshCurLength_, uint32_t bsCurLength_, uint32_t gammaTempTensorPos_, uint32_t betaTempTensorPos_, uint32_t inputDyTmpTensorPos_, uint32_t resForGammaTmpTensorPos_, uint32_t reserved_)
+        : stackBufferSize(stackBufferSize_), bLength(bLength_), sLength(sLength_), hLength(hLength_), originalHLength(originalHLength_), bshLength(bshLength_), bsLength(bsLength_), oneCalSize(oneCalSize_), numberOfTmpBuf(numberOfTmpBuf_), loopRound(loopRound_), inputTailSize(inputTailSize_), inputTailPos(inputTailPos_), bsTailSize(bsTailSize_), bshCurLength(bshCurLength_), bsCurLength(bsCurLength_), gammaTempTensorPos(gammaTempTensorPos_), betaTempTensorPos(betaTempTensorPos_), inputDyTmpTensorPos(inputDyTmpTensorPos_), resForGammaTmpTensorPos(resForGammaTmpTensorPos_), reserved(reserved_) {}
+};
+}
+namespace AscendC {
+struct NormalizePara {
+    uint32_t aLength = 0;
+    uint32_t rLength = 0;
+    uint32_t rLengthWithPadding = 0;
+    NormalizePara() = default;
+    NormalizePara(uint32_t aLength_, uint32_t rLength_, uint32_t rLengthWithPadding_)
+        : aLength(aLength_), rLength(rLength_), rLengthWithPadding(rLengthWithPadding_) {}
+};
+}
+namespace AscendC {
+struct LayerNormGradShapeInfo {
+    AscendC::DataFormat dataFormat = AscendC::DataFormat::ND;
+    LayerNormGradShapeInfo() = default;
+    LayerNormGradShapeInfo(AscendC::DataFormat dataFormat_)
+        : dataFormat(dataFormat_) {}
+};
+}
+namespace AscendC {
+struct WelfordUpdateParam {
+    uint32_t rnLength = 0;
+    uint32_t abLength = 0;
+    uint32_t abComputeLength = 0;
+    float nRec = 0;
+    WelfordUpdateParam() = default;
+    WelfordUpdateParam(uint32_t rnLength_, uint32_t abLength_, uint32_t abComputeLength_, float nRec_)
+        : rnLength(rnLength_), abLength(abLength_), abComputeLength(abComputeLength_), nRec(nRec_) {}
+};
+}
+namespace AscendC {
+struct WelfordFinalizePara {
+    uint32_t rnLength = 0;
+    uint32_t abLength = 0;
+    uint32_t headCount = 0;
+    uint32_t headCountLength = 0;
+    uint32_t tailCount = 0;
+    uint32_t tailCountLength = 0;
+    float abRec = 0;
+    float rRec = 0;
+    float rRecWithCorrection = 0;
+    WelfordFinalizePara() = default;
+    WelfordFinalizePara(uint32_t rnLength_, uint32_t abLength_, uint32_t headCount_, uint32_t headCountLength_, uint32_t tailCount_, uint32_t tailCountLength_, float abRec_, float rRec_, float rRecWithCorrection_)
+        : rnLength(rnLength_), abLength(abLength_), headCount(headCount_), headCountLength(headCountLength_), tailCount(tailCount_), tailCountLength(tailCountLength_), abRec(abRec_), rRec(rRec_), rRecWithCorrection(rRecWithCorrection_) {}
+};
+}
 namespace __asc {
 inline Call& put(Call& c, const AscendC::tiling::RmsNormTiling& p) {
     return c.tag(T_STRUCT | ((i64)284863850 << 8), 12).num(p.bLength).num(p.sLength).num(p.hLength).num(p.originalHLength).num(p.reciprocalOfHLength).num(p.mainBshLength).num(p.mainBsLength).num(p.mainBsLengthAlign).num(p.loopRound).num(p.inputTailPos).num(p.tailBshLength).num(p.tailBsLength);
@@ -119,6 +325,60 @@ inline Call& put(Call& c, const AscendC::LayerNormPara& p) {
 }
 inline void take(const Ret& r, AscendC::LayerNormPara& p) {
     p.aLength = (uint32_t)r.i(0); p.rLength = (uint32_t)r.i(1); p.rLengthWithPadding = (uint32_t)r.i(2);
+}
+inline Call& put(Call& c, const AscendC::tiling::BatchNormTiling& p) {
+    return c.tag(T_STRUCT | ((i64)648259552 << 8), 20).num(p.originalBLength).num(p.meanVarSize).num(p.meanTmpTensorPos).num(p.varianceTmpTensorPos).num(p.tmpBufSize).num(p.oneTmpSize).num(p.firstTmpStartPos).num(p.secondTmpStartPos).num(p.thirdTmpStartPos).num(p.loopRound).num(p.inputTailSize).num(p.inputTailPos).num(p.meanVarTailSize).num(p.meanVarTailPos).num(p.bshCurLength).num(p.shCurLength).num(p.firstDimValueBack).num(p.castHalfRepStride).num(p.shCurLengthBlockNum).num(p.castHalfOutRepStride);
+}
+inline void take(const Ret& r, AscendC::tiling::BatchNormTiling& p) {
+    p.originalBLength = (uint32_t)r.i(0); p.meanVarSize = (uint32_t)r.i(1); p.meanTmpTensorPos = (uint32_t)r.i(2); p.varianceTmpTensorPos = (uint32_t)r.i(3); p.tmpBufSize = (uint32_t)r.i(4); p.oneTmpSize = (uint32_t)r.i(5); p.firstTmpStartPos = (uint32_t)r.i(6); p.secondTmpStartPos = (uint32_t)r.i(7); p.thirdTmpStartPos = (uint32_t)r.i(8); p.loopRound = (uint32_t)r.i(9); p.inputTailSize = (uint32_t)r.i(10); p.inputTailPos = (uint32_t)r.i(11); p.meanVarTailSize = (uint32_t)r.i(12); p.meanVarTailPos = (uint32_t)r.i(13); p.bshCurLength = (uint32_t)r.i(14); p.shCurLength = (uint32_t)r.i(15); p.firstDimValueBack = (float)r.f(16); p.castHalfRepStride = (uint32_t)r.i(17); p.shCurLengthBlockNum = (uint32_t)r.i(18); p.castHalfOutRepStride = (uint32_t)r.i(19);
+}
+inline Call& put(Call& c, const AscendC::tiling::DeepNormTiling& p) {
+    return c.tag(T_STRUCT | ((i64)19056240 << 8), 26).num(p.bLength).num(p.sLength).num(p.hLength).num(p.originalHLength).num(p.inputXSize).num(p.meanVarSize).num(p.numberOfTmpBuf).num(p.meanTmpTensorPos).num(p.meanTmpTensorSize).num(p.varianceTmpTensorPos).num(p.varianceTmpTensorSize).num(p.tmpBufSize).num(p.oneTmpSize).num(p.firstTmpStartPos).num(p.secondTmpStartPos).num(p.thirdTmpStartPos).num(p.loopRound).num(p.inputRoundSize).num(p.inputTailSize).num(p.inputTailPos).num(p.meanVarRoundSize).num(p.meanVarTailSize).num(p.meanVarTailPos).num(p.bshCurLength).num(p.bsCurLength).num(p.lastDimValueBack);
+}
+inline void take(const Ret& r, AscendC::tiling::DeepNormTiling& p) {
+    p.bLength = (uint32_t)r.i(0); p.sLength = (uint32_t)r.i(1); p.hLength = (uint32_t)r.i(2); p.originalHLength = (uint32_t)r.i(3); p.inputXSize = (uint32_t)r.i(4); p.meanVarSize = (uint32_t)r.i(5); p.numberOfTmpBuf = (uint32_t)r.i(6); p.meanTmpTensorPos = (uint32_t)r.i(7); p.meanTmpTensorSize = (uint32_t)r.i(8); p.varianceTmpTensorPos = (uint32_t)r.i(9); p.varianceTmpTensorSize = (uint32_t)r.i(10); p.tmpBufSize = (uint32_t)r.i(11); p.oneTmpSize = (uint32_t)r.i(12); p.firstTmpStartPos = (uint32_t)r.i(13); p.secondTmpStartPos = (uint32_t)r.i(14); p.thirdTmpStartPos = (uint32_t)r.i(15); p.loopRound = (uint32_t)r.i(16); p.inputRoundSize = (uint32_t)r.i(17); p.inputTailSize = (uint32_t)r.i(18); p.inputTailPos = (uint32_t)r.i(19); p.meanVarRoundSize = (uint32_t)r.i(20); p.meanVarTailSize = (uint32_t)r.i(21); p.meanVarTailPos = (uint32_t)r.i(22); p.bshCurLength = (uint32_t)r.i(23); p.bsCurLength = (uint32_t)r.i(24); p.lastDimValueBack = (float)r.f(25);
+}
+inline Call& put(Call& c, const AscendC::tiling::GroupNormTiling& p) {
+    return c.tag(T_STRUCT | ((i64)1835092159 << 8), 30).num(p.n).num(p.c).num(p.hw).num(p.g).num(p.d).num(p.hwAlignSize).num(p.dhwAlignSize).num(p.inputXSize).num(p.meanVarSize).num(p.numberOfTmpBuf).num(p.meanTmpTensorPos).num(p.meanTmpTensorSize).num(p.varianceTmpTensorPos).num(p.varianceTmpTensorSize).num(p.tmpBufSize).num(p.oneTmpSize).num(p.firstTmpStartPos).num(p.secondTmpStartPos).num(p.thirdTmpStartPos).num(p.loopRound).num(p.inputRoundSize).num(p.inputTailSize).num(p.inputTailPos).num(p.meanVarRoundSize).num(p.meanVarTailSize).num(p.meanVarTailPos).num(p.bshCurLength).num(p.bsCurLength).num(p.factor).num(p.smallShape);
+}
+inline void take(const Ret& r, AscendC::tiling::GroupNormTiling& p) {
+    p.n = (uint32_t)r.i(0); p.c = (uint32_t)r.i(1); p.hw = (uint32_t)r.i(2); p.g = (uint32_t)r.i(3); p.d = (uint32_t)r.i(4); p.hwAlignSize = (uint32_t)r.i(5); p.dhwAlignSize = (uint32_t)r.i(6); p.inputXSize = (uint32_t)r.i(7); p.meanVarSize = (uint32_t)r.i(8); p.numberOfTmpBuf = (uint32_t)r.i(9); p.meanTmpTensorPos = (uint32_t)r.i(10); p.meanTmpTensorSize = (uint32_t)r.i(11); p.varianceTmpTensorPos = (uint32_t)r.i(12); p.varianceTmpTensorSize = (uint32_t)r.i(13); p.tmpBufSize = (uint32_t)r.i(14); p.oneTmpSize = (uint32_t)r.i(15); p.firstTmpStartPos = (uint32_t)r.i(16); p.secondTmpStartPos = (uint32_t)r.i(17); p.thirdTmpStartPos = (uint32_t)r.i(18); p.loopRound = (uint32_t)r.i(19); p.inputRoundSize = (uint32_t)r.i(20); p.inputTailSize = (uint32_t)r.i(21); p.inputTailPos = (uint32_t)r.i(22); p.meanVarRoundSize = (uint32_t)r.i(23); p.meanVarTailSize = (uint32_t)r.i(24); p.meanVarTailPos = (uint32_t)r.i(25); p.bshCurLength = (uint32_t)r.i(26); p.bsCurLength = (uint32_t)r.i(27); p.factor = (float)r.f(28); p.smallShape = (bool)r.i(29);
+}
+inline Call& put(Call& c, const AscendC::tiling::LayerNormGradTiling& p) {
+    return c.tag(T_STRUCT | ((i64)1771121389 << 8), 30).num(p.stackBufferSize).num(p.bLength).num(p.sLength).num(p.hLength).num(p.originalHLength).num(p.oneCalSize).num(p.nohCalSize).num(p.loopNum).num(p.tailSize).num(p.nohTailSize).num(p.tmpTensorBSHPos).num(p.tmpTensorBSHSize).num(p.pdVarTensorPos).num(p.pdVarTensorSize).num(p.pdMeanTensorPos).num(p.pdMeanTensorSize).num(p.x1TensorPos).num(p.x1TensorSize).num(p.x2TensorPos).num(p.x2TensorSize).num(p.x3TensorPos).num(p.x3TensorSize).num(p.tmpTensorPos).num(p.tmpTensorSize).num(p.tmpTensor1Pos).num(p.tmpTensor1Size).num(p.tmpTensor2Pos).num(p.tmpTensor2Size).num(p.lastDimValueBack).num(p.lastDimValueBackMulTwo);
+}
+inline void take(const Ret& r, AscendC::tiling::LayerNormGradTiling& p) {
+    p.stackBufferSize = (uint32_t)r.i(0); p.bLength = (uint32_t)r.i(1); p.sLength = (uint32_t)r.i(2); p.hLength = (uint32_t)r.i(3); p.originalHLength = (uint32_t)r.i(4); p.oneCalSize = (uint32_t)r.i(5); p.nohCalSize = (uint32_t)r.i(6); p.loopNum = (uint32_t)r.i(7); p.tailSize = (uint32_t)r.i(8); p.nohTailSize = (uint32_t)r.i(9); p.tmpTensorBSHPos = (uint32_t)r.i(10); p.tmpTensorBSHSize = (uint32_t)r.i(11); p.pdVarTensorPos = (uint32_t)r.i(12); p.pdVarTensorSize = (uint32_t)r.i(13); p.pdMeanTensorPos = (uint32_t)r.i(14); p.pdMeanTensorSize = (uint32_t)r.i(15); p.x1TensorPos = (uint32_t)r.i(16); p.x1TensorSize = (uint32_t)r.i(17); p.x2TensorPos = (uint32_t)r.i(18); p.x2TensorSize = (uint32_t)r.i(19); p.x3TensorPos = (uint32_t)r.i(20); p.x3TensorSize = (uint32_t)r.i(21); p.tmpTensorPos = (uint32_t)r.i(22); p.tmpTensorSize = (uint32_t)r.i(23); p.tmpTensor1Pos = (uint32_t)r.i(24); p.tmpTensor1Size = (uint32_t)r.i(25); p.tmpTensor2Pos = (uint32_t)r.i(26); p.tmpTensor2Size = (uint32_t)r.i(27); p.lastDimValueBack = (uint32_t)r.i(28); p.lastDimValueBackMulTwo = (uint32_t)r.i(29);
+}
+inline Call& put(Call& c, const AscendC::tiling::LayerNormGradBetaTiling& p) {
+    return c.tag(T_STRUCT | ((i64)516939379 << 8), 20).num(p.stackBufferSize).num(p.bLength).num(p.sLength).num(p.hLength).num(p.originalHLength).num(p.bshLength).num(p.bsLength).num(p.oneCalSize).num(p.numberOfTmpBuf).num(p.loopRound).num(p.inputTailSize).num(p.inputTailPos).num(p.bsTailSize).num(p.bshCurLength).num(p.bsCurLength).num(p.gammaTempTensorPos).num(p.betaTempTensorPos).num(p.inputDyTmpTensorPos).num(p.resForGammaTmpTensorPos).num(p.reserved);
+}
+inline void take(const Ret& r, AscendC::tiling::LayerNormGradBetaTiling& p) {
+    p.stackBufferSize = (uint32_t)r.i(0); p.bLength = (uint32_t)r.i(1); p.sLength = (uint32_t)r.i(2); p.hLength = (uint32_t)r.i(3); p.originalHLength = (uint32_t)r.i(4); p.bshLength = (uint32_t)r.i(5); p.bsLength = (uint32_t)r.i(6); p.oneCalSize = (uint32_t)r.i(7); p.numberOfTmpBuf = (uint32_t)r.i(8); p.loopRound = (uint32_t)r.i(9); p.inputTailSize = (uint32_t)r.i(10); p.inputTailPos = (uint32_t)r.i(11); p.bsTailSize = (uint32_t)r.i(12); p.bshCurLength = (uint32_t)r.i(13); p.bsCurLength = (uint32_t)r.i(14); p.gammaTempTensorPos = (uint32_t)r.i(15); p.betaTempTensorPos = (uint32_t)r.i(16); p.inputDyTmpTensorPos = (uint32_t)r.i(17); p.resForGammaTmpTensorPos = (uint32_t)r.i(18); p.reserved = (uint32_t)r.i(19);
+}
+inline Call& put(Call& c, const AscendC::NormalizePara& p) {
+    return c.tag(T_STRUCT | ((i64)2045099037 << 8), 3).num(p.aLength).num(p.rLength).num(p.rLengthWithPadding);
+}
+inline void take(const Ret& r, AscendC::NormalizePara& p) {
+    p.aLength = (uint32_t)r.i(0); p.rLength = (uint32_t)r.i(1); p.rLengthWithPadding = (uint32_t)r.i(2);
+}
+inline Call& put(Call& c, const AscendC::LayerNormGradShapeInfo& p) {
+    return c.tag(T_STRUCT | ((i64)1625918256 << 8), 1).num(p.dataFormat);
+}
+inline void take(const Ret& r, AscendC::LayerNormGradShapeInfo& p) {
+    p.dataFormat = (AscendC::DataFormat)r.i(0);
+}
+inline Call& put(Call& c, const AscendC::WelfordUpdateParam& p) {
+    return c.tag(T_STRUCT | ((i64)2079224053 << 8), 4).num(p.rnLength).num(p.abLength).num(p.abComputeLength).num(p.nRec);
+}
+inline void take(const Ret& r, AscendC::WelfordUpdateParam& p) {
+    p.rnLength = (uint32_t)r.i(0); p.abLength = (uint32_t)r.i(1); p.abComputeLength = (uint32_t)r.i(2); p.nRec = (float)r.f(3);
+}
+inline Call& put(Call& c, const AscendC::WelfordFinalizePara& p) {
+    return c.tag(T_STRUCT | ((i64)507656297 << 8), 9).num(p.rnLength).num(p.abLength).num(p.headCount).num(p.headCountLength).num(p.tailCount).num(p.tailCountLength).num(p.abRec).num(p.rRec).num(p.rRecWithCorrection);
+}
+inline void take(const Ret& r, AscendC::WelfordFinalizePara& p) {
+    p.rnLength = (uint32_t)r.i(0); p.abLength = (uint32_t)r.i(1); p.headCount = (uint32_t)r.i(2); p.headCountLength = (uint32_t)r.i(3); p.tailCount = (uint32_t)r.i(4); p.tailCountLength = (uint32_t)r.i(5); p.abRec = (float)r.f(6); p.rRec = (float)r.f(7); p.rRecWithCorrection = (float)r.f(8);
 }
 }  // namespace __asc
 namespace AscendC {
