@@ -9,7 +9,9 @@ from toolkit.ascendc.highlevel import norm_grad as NG
 from toolkit.ascendc.highlevel import norm_variants as NV
 from toolkit.ascendc.highlevel import normalization as NM
 
-from .spec import (STRUCT, Arg, 
+from .spec import (
+    STRUCT,
+    Arg,
     Family,
     Field,
     NameDef,
@@ -141,11 +143,9 @@ _BASIC = thidden("isBasicBlock", "bool", "false")
 _ORIG = struct("originSrcShape", "TensorShape")
 
 
-def _tmp_and_plain(tps: tuple, head: tuple, before: tuple, after: tuple, tmp_first: bool = True) -> tuple:
-    """The sharedTmpBuffer form and the framework form: ``head, [tmp,] before..., after...`` (tmp_first) or
-    ``head, before..., [tmp,] after...``."""
-    with_tmp = (*head, _TMP, *before, *after) if tmp_first else (*head, *before, _TMP, *after)
-    return form(*tps, *with_tmp), form(*tps, *head, *before, *after)
+def _tmp_and_plain(tps: tuple, head: tuple, before: tuple, after: tuple) -> tuple:
+    """The sharedTmpBuffer form and the framework form: ``head, [tmp,] before..., after...``."""
+    return form(*tps, *head, _TMP, *before, *after), form(*tps, *head, *before, *after)
 
 
 VARIANT_APIS = [
@@ -161,7 +161,7 @@ VARIANT_APIS = [
         dtypes=("half", "float"), doc="GroupNorm.md", note=_NV_NOTE + "; H*W 32 B aligned"),
     api(VARIANTS, "Normalize", NV.Normalize,
         *_tmp_and_plain((*tded("U", "T"), _REUSE, _NL_CFG), _NL_HEAD, (scalar("epsilon", "const float"),),
-                        (struct("para", "NormalizePara"),), tmp_first=False),
+                        (struct("para", "NormalizePara"),)),
         dtypes=("half", "bfloat16_t", "float"), doc="Normalize.md", note=_NV_NOTE),
     api(VARIANTS, "GetBatchNormMaxMinTmpSize", NV.GetBatchNormMaxMinTmpSize,
         form(_SHAPE, _ORIG, _TS, _IR, *_MM, scalar("isBasicBlock", "const bool", default="false"), ret="bool"),

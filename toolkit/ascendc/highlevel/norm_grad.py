@@ -24,20 +24,15 @@ from toolkit.ascendc.membase.elementwise import MemBaseApi
 from toolkit.ascendc.membase.params import RoundMode
 from toolkit.ascendc.tensor import LocalTensor
 
-from .normalization import _fill, _last, _make, _Norm
 from .norm_variants import _as_float, _store
+from .normalization import _fill, _last, _make, _Norm
 from .softmax import row_tmp_bytes, work_bytes
 from .tmpbuf import carve, tmp_buffer
 
 F32 = np.dtype(np.float32)
 
-_LNG = ("stackBufferSize bLength sLength hLength originalHLength oneCalSize nohCalSize loopNum tailSize nohTailSize "
-        "tmpTensorBSHPos tmpTensorBSHSize pdVarTensorPos pdVarTensorSize pdMeanTensorPos pdMeanTensorSize x1TensorPos "
-        "x1TensorSize x2TensorPos x2TensorSize x3TensorPos x3TensorSize tmpTensorPos tmpTensorSize tmpTensor1Pos "
-        "tmpTensor1Size tmpTensor2Pos tmpTensor2Size lastDimValueBack lastDimValueBackMulTwo").split()
-_LNGB = ("stackBufferSize bLength sLength hLength originalHLength bshLength bsLength oneCalSize numberOfTmpBuf "
-         "loopRound inputTailSize inputTailPos bsTailSize bshCurLength bsCurLength gammaTempTensorPos "
-         "betaTempTensorPos inputDyTmpTensorPos resForGammaTmpTensorPos reserved").split()
+_LNG = ["stackBufferSize", "bLength", "sLength", "hLength", "originalHLength", "oneCalSize", "nohCalSize", "loopNum", "tailSize", "nohTailSize", "tmpTensorBSHPos", "tmpTensorBSHSize", "pdVarTensorPos", "pdVarTensorSize", "pdMeanTensorPos", "pdMeanTensorSize", "x1TensorPos", "x1TensorSize", "x2TensorPos", "x2TensorSize", "x3TensorPos", "x3TensorSize", "tmpTensorPos", "tmpTensorSize", "tmpTensor1Pos", "tmpTensor1Size", "tmpTensor2Pos", "tmpTensor2Size", "lastDimValueBack", "lastDimValueBackMulTwo"]
+_LNGB = ["stackBufferSize", "bLength", "sLength", "hLength", "originalHLength", "bshLength", "bsLength", "oneCalSize", "numberOfTmpBuf", "loopRound", "inputTailSize", "inputTailPos", "bsTailSize", "bshCurLength", "bsCurLength", "gammaTempTensorPos", "betaTempTensorPos", "inputDyTmpTensorPos", "resForGammaTmpTensorPos", "reserved"]
 LayerNormGradTiling = _make("LayerNormGradTiling", _LNG)
 LayerNormGradBetaTiling = _make("LayerNormGradBetaTiling", _LNGB)
 

@@ -21,23 +21,23 @@ from toolkit.ascendc.membase.params import RoundMode
 from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
 
-from .normalization import _fill, _last, _layer_norm_rows, _make, _Norm, _norm_bytes, _rstd
+from .normalization import (
+    _fill,
+    _last,
+    _layer_norm_rows,
+    _make,
+    _Norm,
+    _norm_bytes,
+    _rstd,
+)
 from .softmax import row_tmp_bytes
 from .tmpbuf import carve, tmp_buffer
 
 F32 = np.dtype(np.float32)
 
-_BN = ("originalBLength meanVarSize meanTmpTensorPos varianceTmpTensorPos tmpBufSize oneTmpSize firstTmpStartPos "
-       "secondTmpStartPos thirdTmpStartPos loopRound inputTailSize inputTailPos meanVarTailSize meanVarTailPos "
-       "bshCurLength shCurLength firstDimValueBack castHalfRepStride shCurLengthBlockNum castHalfOutRepStride").split()
-_DN = ("bLength sLength hLength originalHLength inputXSize meanVarSize numberOfTmpBuf meanTmpTensorPos "
-       "meanTmpTensorSize varianceTmpTensorPos varianceTmpTensorSize tmpBufSize oneTmpSize firstTmpStartPos "
-       "secondTmpStartPos thirdTmpStartPos loopRound inputRoundSize inputTailSize inputTailPos meanVarRoundSize "
-       "meanVarTailSize meanVarTailPos bshCurLength bsCurLength").split()
-_GN = ("n c hw g d hwAlignSize dhwAlignSize inputXSize meanVarSize numberOfTmpBuf meanTmpTensorPos meanTmpTensorSize "
-       "varianceTmpTensorPos varianceTmpTensorSize tmpBufSize oneTmpSize firstTmpStartPos secondTmpStartPos "
-       "thirdTmpStartPos loopRound inputRoundSize inputTailSize inputTailPos meanVarRoundSize meanVarTailSize "
-       "meanVarTailPos bshCurLength bsCurLength factor").split()
+_BN = ["originalBLength", "meanVarSize", "meanTmpTensorPos", "varianceTmpTensorPos", "tmpBufSize", "oneTmpSize", "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputTailSize", "inputTailPos", "meanVarTailSize", "meanVarTailPos", "bshCurLength", "shCurLength", "firstDimValueBack", "castHalfRepStride", "shCurLengthBlockNum", "castHalfOutRepStride"]
+_DN = ["bLength", "sLength", "hLength", "originalHLength", "inputXSize", "meanVarSize", "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize", "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize", "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize", "meanVarTailPos", "bshCurLength", "bsCurLength"]
+_GN = ["n", "c", "hw", "g", "d", "hwAlignSize", "dhwAlignSize", "inputXSize", "meanVarSize", "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize", "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize", "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize", "meanVarTailPos", "bshCurLength", "bsCurLength", "factor"]
 
 BatchNormTiling = _make("BatchNormTiling", _BN, ("firstDimValueBack",))
 DeepNormTiling = _make("DeepNormTiling", [*_DN, "lastDimValueBack"], ("lastDimValueBack",))

@@ -42,9 +42,9 @@ void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, c
 }
 // AscendC::Normalize: algorithm: assumed (rows / columns / groups in float: ReduceSum, scalar mean / 1/sqrt(var + eps), Adds / Muls / Mul / Add as MemBase calls; two-pass variance; temporary buffer: 32 B + ReduceSum work + float rows) (高阶API/归一化操作/Normalize.md)
 template <class U, class T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
-void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd, const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon, const LocalTensor<uint8_t>& sharedTmpBuffer, const NormalizePara& para, ASC_SLP) {
+void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd, const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon, const NormalizePara& para, ASC_SLP) {
     ASC_CALL(790240755, "AscendC::Normalize");
-    c.tnamed(603940551, (long long)((config.isNoBeta ? 1 : 0) | (config.isNoGamma ? 2 : 0) | (config.isOnlyOutput ? 4 : 0))); __asc::put_local(c, output); __asc::put_local(c, outputRstd); __asc::put_local(c, inputMean); __asc::put_local(c, inputVariance); __asc::put_local(c, inputX); __asc::put_local(c, gamma); __asc::put_local(c, beta); c.num(epsilon); __asc::put_local(c, sharedTmpBuffer); __asc::put(c, para);
+    c.tnamed(603940551, (long long)((config.isNoBeta ? 1 : 0) | (config.isNoGamma ? 2 : 0) | (config.isOnlyOutput ? 4 : 0))); __asc::put_local(c, output); __asc::put_local(c, outputRstd); __asc::put_local(c, inputMean); __asc::put_local(c, inputVariance); __asc::put_local(c, inputX); __asc::put_local(c, gamma); __asc::put_local(c, beta); __asc::put_local(c, sharedTmpBuffer); c.num(epsilon); __asc::put(c, para);
     c.go();
 }
 template <class U, class T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
