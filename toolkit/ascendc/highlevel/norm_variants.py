@@ -216,7 +216,7 @@ def _dims(shape, n: int) -> list[int]:
 
 def GetBatchNormMaxMinTmpSize(srcShape, originSrcShape, typeSize, isReuseSource, maxValue, minValue,
                               isBasicBlock=False) -> bool:
-    b, s, h = _dims(srcShape, 3)
+    _, s, h = _dims(srcShape, 3)
     maxValue.value = minValue.value = row_tmp_bytes(s * h, 4)
     return True
 
@@ -251,7 +251,7 @@ def _gn_span(shape, groupNum) -> tuple[int, int, int, int, int]:
 
 
 def GetGroupNormMaxMinTmpSize(srcShape, typeSize, isReuseSource, groupNum, maxValue, minValue) -> None:
-    n, c, hw, g, d = _gn_span(srcShape, groupNum)
+    *_, hw, _, d = _gn_span(srcShape, groupNum)
     maxValue.value = minValue.value = _norm_bytes(d * hw, 1)
 
 
