@@ -294,3 +294,64 @@ def test_softmax_flash_v3_update_with_segment_means():
     np.testing.assert_allclose(y[N:N + 64:8], mean[:, 0], rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(y[N + 64:N + 128:8], (em * insum + e.sum(1, keepdims=True))[:, 0], rtol=1e-3)
     np.testing.assert_allclose(y[N + 128:N + 192:8], xmax[:, 0], rtol=1e-4)
+
+
+def test_lockstep_multicore_run_equals_the_serial_one():
+    """Four cores, each a softmax + LayerNorm of its own rows, lock-step and serial: the same bytes and the
+    same per-core event streams (the high-level calls park their MemBase calls as kernel code does)."""
+    from toolkit.ascendc.system import GetBlockIdx
+    tiling = S.SoftMaxTilingFunc(TensorShape([2, K]), 4, 0)
+    ln = NM.GetLayerNormNDTilingInfo(TensorShape([1, 2, K, K]), 0, 4, False)
+
+    def kernel(xg_addr, og_addr):
+        pipe = TPipe()
+        buf = TBuf(TPosition.VECCALC)
+        pipe.InitBuffer(buf, 4 * 2 * K * 4)
+        xg, og = GlobalTensor(float), GlobalTensor(float)
+        core = int(GetBlockIdx())
+        xg.SetGlobalBuffer(gm_cast(float, xg_addr) + core * 2 * K)
+        og.SetGlobalBuffer(gm_cast(float, og_addr) + core * 4 * K)
+        w = buf.Get(float)
+        DataCopyPad(w, xg, DataCopyExtParams(1, 2 * K * 4, 0, 0, 0), DataCopyPadExtParams(False, 0, 0, 0))
+        g = w[6 * K]
+        MB.Duplicate(g, 1.0, K)
+        S.SoftMax(w[2 * K], w, tiling)
+        NM.LayerNorm(w[4 * K], w[7 * K], w[7 * K + 8], w, g, g, 1e-5, ln)
+        DataCopyPad(og, w[2 * K], DataCopyExtParams(1, 4 * K * 4, 0, 0, 0))
+
+    x = _x(8)
+    outs = []
+    for mode in ("lockstep", "serial"):
+        gm = [gm_alloc("x", x.view(np.uint8)), gm_alloc("out", 4 * 4 * K * 4)]
+        res = launch(kernel, 4, gm, mode=mode)
+        assert not res.diagnostics.codes()
+        outs.append((gm[1].buf.data.copy(), [len(c.events) for c in res.cores]))
+    assert outs[0][0].tobytes() == outs[1][0].tobytes() and outs[0][1] == outs[1][1]
+    ref, _, _ = _softmax(x)
+    np.testing.assert_allclose(outs[0][0].view(np.float32).reshape(4, 4, K)[:, :2].reshape(M, K), ref, rtol=1e-5)
+
+
+def test_bfloat16_reglu_and_layer_norm_ar():
+    import ml_dtypes
+    bf = np.dtype(ml_dtypes.bfloat16)
+    para = NM.LayerNormPara(M, K, K)
+    sep = NM.GetLayerNormNDTilingInfo(TensorShape([M, K]), 0, 2, False, True)
+
+    def body(x, out, tmp):
+        xb, yb = out[4 * N].ReinterpretCast(bf), out[5 * N].ReinterpretCast(bf)
+        gb = out[6 * N].ReinterpretCast(bf)
+        MB.Cast(xb, x, MB.RoundMode.CAST_RINT, N)
+        MB.Duplicate(gb, 1.0, 2 * K)
+        A.ReGlu(yb, xb, xb[N // 2], tmp, N // 2)
+        MB.Cast(out, yb, MB.RoundMode.CAST_NONE, N // 2)
+        NM.LayerNorm(yb, out[2 * N], out[2 * N + 64], xb, gb, gb[K], 1e-5, tmp, para, sep)
+        MB.Cast(out[N], yb, MB.RoundMode.CAST_NONE, N)
+    x = _x(9)
+    y, res = run(body, x, 6 * N + 2 * K, 16384)
+    assert not res.diagnostics.codes()
+    v = x.astype(bf).astype(np.float64)
+    np.testing.assert_allclose(y[:N // 2], v[:N // 2] * np.maximum(v[N // 2:], 0), rtol=8e-3, atol=8e-3)
+    r = v.reshape(M, K)
+    ln_ref = (r - r.mean(1, keepdims=True)) / np.sqrt(r.var(1, keepdims=True) + 1e-5) + 1.0
+    np.testing.assert_allclose(y[N:2 * N].reshape(M, K), ln_ref, rtol=1e-2, atol=1e-2)
+    np.testing.assert_allclose(y[2 * N + 64:2 * N + 64 + M], 1 / np.sqrt(r.var(1) + 1e-5), rtol=1e-5)

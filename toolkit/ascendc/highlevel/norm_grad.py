@@ -141,7 +141,7 @@ def _welford_update(outputMean, outputVariance, inputMean, inputVariance, inputX
     delta, off = carve(buf, F32, ab, 0)
     t, off = carve(buf, F32, ab, off)
     x = _as_float([off], buf, inputX, n)
-    nrec = float(p.nRec)
+    nrec = _f(p.nRec)
     MB.Sub(delta, x, inputMean, n)
     MB.Muls(t, delta, nrec, n)
     MB.Add(outputMean, inputMean, t, n)
@@ -179,12 +179,12 @@ def _welford_finalize(outputMean, outputVariance, inputMean, inputVariance, *arg
         MB.ReduceSum(red, x, work, ab)
         return float(red.GetValue(0))
     MB.Mul(t, c, inputMean, ab)
-    mean = _f(total(t) * float(p.rRec))
+    mean = _f(total(t) * _f(p.rRec))                       # the struct's float fields are float32
     MB.Adds(t, inputMean, -mean, ab)
     MB.Mul(t, t, t, ab)
     MB.Mul(t, t, c, ab)
     MB.Add(t, t, inputVariance, ab)
-    coef = float(p.rRecWithCorrection) if int(config) else float(p.rRec)
+    coef = _f(p.rRecWithCorrection) if int(config) else _f(p.rRec)
     outputMean.SetValue(0, mean)
     outputVariance.SetValue(0, _f(total(t) * coef))
 

@@ -141,7 +141,7 @@ def _rms_norm(dst, src, gamma, *args: Any, isBasicBlock: bool = False) -> None:
     oh = int(tiling.originalHLength) or h
     n = _Norm("RmsNorm", src, [gamma], tmp, rows, h, oh)
     g = n.params[0]
-    inv_h = float(tiling.reciprocalOfHLength) or 1.0 / oh
+    inv_h = float(np.float32(tiling.reciprocalOfHLength)) or 1.0 / oh
     for r in range(rows):
         x = n.row(r)
         MB.Mul(n.w, x, x, h)
@@ -241,6 +241,12 @@ def GetRmsNormTilingInfo(srcShape, originSrcShape, stackBufferByteSize, typeSize
 
 
 def _fill(rest: tuple, cls: type, t: Any) -> Any:
+    """The tiling ``t`` with its float fields rounded to float32 (as the C++ struct holds them), copied into
+    the struct of that class a Python caller passed among ``rest``."""
+    for name in t.__dataclass_fields__:
+        v = getattr(t, name)
+        if isinstance(v, float):
+            setattr(t, name, float(np.float32(v)))
     out = next((a for a in rest if isinstance(a, cls)), None)
     if out is not None:
         for name, v in zip(t.__dataclass_fields__, astuple(t)):
