@@ -8,7 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.asc_support import build_and_run, event_key, needs_compiler, output_bytes, write
+from tests.asc_support import (
+    build_and_run,
+    event_key,
+    needs_compiler,
+    output_bytes,
+    write,
+)
 from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.ascendc.highlevel import activation as A
@@ -146,7 +152,7 @@ def both(tmp_path_factory):
 
 @needs_compiler
 def test_same_bytes_and_the_configs_took_effect(both):
-    asc, py, gm = both
+    asc, _, gm = both
     buf = gm[1].buf
     assert output_bytes(asc)["out"] == buf.data[buf.writer >= 0].tobytes()
     w = buf.data.view(np.float32)

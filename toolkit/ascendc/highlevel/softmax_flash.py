@@ -137,7 +137,7 @@ def _softmax_flash_v3(dst, mean_t, sum_t, max_t, src, exp_max, in_mean, in_sum, 
     p = rest[0]
     info = SoftMaxParamsInfo(p)
     rows = _Rows("SoftmaxFlashV3", [src], tmp, tiling, info)
-    alpha = _f(p.alpha)
+    alpha = _f32(p.alpha)
     scale = _f32(alpha / (1.0 - alpha)) if alpha != 1.0 else 0.0
     splits = max(int(p.splitMeanCnt), 1)
     loops = max(int(p.loopCnt), 1)
