@@ -299,6 +299,7 @@ _D12 = (scalar("dataTypeSize1", "const uint32_t"), scalar("dataTypeSize2", "cons
 _BB = scalar("isBasicBlock", "const bool", default="false")
 _WS = scalar("localWorkSpaceSize", "const uint32_t")
 _TILING_OUT = sout("softmaxFlashTiling", "AscendC::tiling::SoftMaxTiling")
+_INFO_ARG = struct("shapeInfo", "SoftMaxShapeInfo")
 
 
 def _fsize(short: str, *args: Arg, page: str, ret: str = "uint32_t"):
@@ -326,7 +327,11 @@ FLASH_APIS = [
         note="one row per pass (assumed)"),
     api(FLASH, "SoftMaxFlashV2TilingFunc", SF.SoftMaxFlashV2TilingFunc,
         form(_SHAPE, *_D12, _WS, _TILING_OUT, scalar("isUpdate", "const bool"), _BB,
-             scalar("isFlashOutputBrc", "const bool", default="false")), doc=_V2P, note="one row per pass (assumed)"),
+             scalar("isFlashOutputBrc", "const bool", default="false")),
+        form(_INFO_ARG, *_D12, _WS, *(scalar(n, "const bool", default="false") for n in (
+            "isUpdate", "isBasicBlock", "isDataFormatNZ", "isFlashOutputBrc")), ret="tiling::SoftMaxTiling",
+             hand=f"{_HAND}: the kernel-side constexpr form (the same numbers as the host form: one row per pass)"),
+        doc=_V2P, note="one row per pass (assumed)"),
     api(FLASH, "SoftMaxFlashV3TilingFunc", SF.SoftMaxFlashV3TilingFunc,
         form(_SHAPE, *_D12, _WS, sout("softmaxFlashV3Tiling", "AscendC::tiling::SoftMaxTiling"),
              scalar("isUpdate", "const bool"), _BB), doc=_V3P, note="one row per pass (assumed)"),

@@ -42,6 +42,23 @@ constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0, SoftmaxMode::SOFTMAX_
 #include "asc/gen/hl_activation.h"
 
 namespace AscendC {
+// the kernel-side SoftmaxFlashV2 tiling from the shape info (the host form's numbers: one row per pass, the
+// statistics in 32 B blocks of dataTypeSize2; toolkit/ascendc/highlevel/softmax.py _tiling_of)
+constexpr tiling::SoftMaxTiling SoftMaxFlashV2TilingFunc(const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1,
+                                                         const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                                         const bool isUpdate = false, const bool isBasicBlock = false,
+                                                         const bool isDataFormatNZ = false,
+                                                         const bool isFlashOutputBrc = false)
+{
+    tiling::SoftMaxTiling t;
+    const uint32_t m = shapeInfo.srcM, k = shapeInfo.srcK, blk = 32 / (dataTypeSize2 ? dataTypeSize2 : 1);
+    t.srcM = m; t.srcK = k; t.srcSize = m * k;
+    t.outMaxM = m; t.outMaxK = blk; t.outMaxSize = m * blk;
+    t.splitM = 1; t.splitK = k; t.splitSize = k;
+    t.reduceM = 1; t.reduceK = blk; t.reduceSize = blk;
+    t.rangeM = m;
+    return t;
+}
 using SoftMaxTiling = tiling::SoftMaxTiling;
 using LogSoftMaxTiling = tiling::LogSoftMaxTiling;
 }  // namespace AscendC
