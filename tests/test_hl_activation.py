@@ -133,7 +133,7 @@ def test_elementwise_activations(dtype, tol):
         if dtype != np.float32:
             MB.Cast(src, x, MB.RoundMode.CAST_RINT, N)
         outs = []
-        for k in range(8):
+        for k in range(9):
             outs.append(out[k * N] if dtype == np.float32 else out[9 * N + k * N // 2].ReinterpretCast(np.float16))
         A.Gelu(outs[0], src, tmp, N)
         A.Silu(outs[1], src, N)
@@ -143,16 +143,18 @@ def test_elementwise_activations(dtype, tol):
         A.GeGLU(outs[5], src, src[64], tmp, N - 64)
         A.ReGlu(outs[6], src, src[64], N - 64)
         A.FasterGelu(outs[7], src, tmp, N)
+        A.FasterGeluV2(outs[8], src, tmp, N)
         if dtype != np.float32:
-            for k in range(8):
+            for k in range(9):
                 MB.Cast(out[k * N], outs[k], MB.RoundMode.CAST_NONE, N)
     x = _x(3)
-    y, res = run(body, x, 13 * N)
+    y, res = run(body, x, 14 * N, 16384)
     assert not res.diagnostics.codes()
     v = x.astype(dtype).astype(np.float64)
+    v2 = v * (np.sign(v) * (-0.1444 * (np.minimum(np.abs(v), 1.769) - 1.769) ** 2 + 0.5) + 0.5)
     a, b = v[:N - 64], v[64:]
     want = [_gelu(v), v * _sig(v), v * _sig(0.75 * v), _sig(v), a * b * _sig(1.5 * b), a * _gelu(b),
-            a * np.maximum(b, 0), v * _sig(1.702 * v)]
+            a * np.maximum(b, 0), v * _sig(1.702 * v), v2]
     for k, ref in enumerate(want):
         np.testing.assert_allclose(y[k * N:k * N + ref.size], ref, rtol=tol, atol=tol, err_msg=f"activation {k}")
 
