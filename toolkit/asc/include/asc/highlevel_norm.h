@@ -13,8 +13,9 @@ struct LayerNormConfig {
     bool isOutputRstd = true;
 };
 constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
-// Normalize's configuration: isNoBeta / isNoGamma are emulated; the [A, R] pattern is the one supported
-enum class ReducePattern : uint8_t { AR = 0, RA = 1 };
+// Normalize's configuration: isNoBeta / isNoGamma are emulated; the [A, R] pattern is the one supported.
+// ReducePattern: the reduce family declares the full enum (AR = 0, RA = 1, ...); this is its first part
+enum class ReducePattern : uint32_t { AR = 0, RA = 1 };
 struct NormalizeConfig {
     ReducePattern reducePattern = ReducePattern::AR;
     int32_t aLength = -1;
