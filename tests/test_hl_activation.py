@@ -357,3 +357,11 @@ def test_bfloat16_reglu_and_layer_norm_ar():
     ln_ref = (r - r.mean(1, keepdims=True)) / np.sqrt(r.var(1, keepdims=True) + 1e-5) + 1.0
     np.testing.assert_allclose(y[N:2 * N].reshape(M, K), ln_ref, rtol=1e-2, atol=1e-2)
     np.testing.assert_allclose(y[2 * N + 64:2 * N + 64 + M], 1 / np.sqrt(r.var(1) + 1e-5), rtol=1e-5)
+
+
+def test_softmax_without_a_shape_and_unaligned_rows_are_diagnostics():
+    _, res = run(lambda x, out, tmp: S.SoftMax(out, x, tmp, S.SoftMaxTiling()), _x(), N)
+    assert "BAD_PARAMETER" in res.diagnostics.codes()
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, 60]), 4, 0)        # 240 B rows: not 32 B aligned
+    _, res = run(lambda x, out, tmp: S.SoftMax(out, x, tmp, tiling), _x(), N)
+    assert "BAD_PARAMETER" in res.diagnostics.codes()

@@ -112,6 +112,8 @@ class _Rows:
         if m == 0 or k == 0:
             m, k = int(tiling.srcM), int(tiling.srcK)
         ctx = current()
+        if m <= 0 or k <= 0:
+            ctx.report("BAD_PARAMETER", f"{api}: neither the shape info nor the tiling gives a shape (srcM {m}, srcK {k})")
         dt = srcs[0].dtype
         if dt.name not in ("float16", "float32"):
             ctx.report("BAD_PARAMETER", f"{api}: element type {dt} is not half or float")
