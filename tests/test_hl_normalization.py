@@ -150,3 +150,22 @@ def test_welford_update_then_finalize_is_the_mean_and_variance():
     np.testing.assert_allclose(y[128], v.mean(), rtol=1e-5)
     np.testing.assert_allclose(y[136], v.var(), rtol=1e-4)
     np.testing.assert_allclose(y[152], v.var(ddof=1), rtol=1e-4)
+
+
+def test_layer_norm_ar_binary_sum_with_a_tail_and_padding():
+    """R = 200 (head 128 + tail 72) and R = 60 padded to 64: the [A, R] form's binary accumulation."""
+    from toolkit.ascendc.highlevel import normalization as NM
+    for r_len, pad in ((200, 200), (60, 64)):
+        rows = 2
+        sep = NM.GetLayerNormNDTilingInfo(TensorShape([rows, pad]), 0, 4, False, True)
+
+        def body(x, out, tmp, r_len=r_len, pad=pad, sep=sep):
+            g = out[4 * pad]
+            MB.Duplicate(g, 1.0, pad)
+            NM.LayerNorm(out, out[2 * pad], out[2 * pad + 8], x, g, g, 1e-5, tmp, NM.LayerNormPara(rows, r_len, pad), sep)
+        y, res = run(body, _x(10 + r_len), 5 * pad, 16384)
+        assert not res.diagnostics.codes()
+        v = _x(10 + r_len).astype(np.float64)[:rows * pad].reshape(rows, pad)[:, :r_len]
+        ref = (v - v.mean(1, keepdims=True)) / np.sqrt(v.var(1, keepdims=True) + EPS) + 1.0
+        np.testing.assert_allclose(y[:rows * pad].reshape(rows, pad)[:, :r_len], ref, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(y[2 * pad:2 * pad + rows], v.mean(1), rtol=1e-5, atol=1e-6)

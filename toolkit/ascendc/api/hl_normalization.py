@@ -35,6 +35,9 @@ GRAD = Family("hl.norm_grad", "AscendC", "hl_norm_grad.h", NG, doc_root="高阶A
 _HAND = "asc/highlevel_norm.h"
 _NOTE = ("algorithm: assumed (row by row in float: ReduceSum, scalar mean / 1/sqrt(var + eps), Adds / Muls / Mul / "
          "Add as MemBase calls; two-pass variance; temporary buffer: 32 B + ReduceSum work + float rows)")
+_LN_NOTE = ("algorithm: the page's steps ([B, S, H]: ReduceSum of x/H, of (x - mean)^2/H, rstd by Ln / Muls / Exp; "
+            "[A, R]: binary accumulation of x/R and (x - mean)^2/R, rstd by Rsqrt), as MemBase calls in float; "
+            "assumed: half / bfloat16 through float, the temporary buffer layout")
 _TMP_NOTE = "the size of the emulated kernel's temporary buffer (the vendor's formula is not published)"
 
 
@@ -106,7 +109,7 @@ APIS = [
              struct("tiling", "tiling::LayerNormSeparateTiling")),
         form(tded("U", "T"), _REUSE, _CFG, *_LN_AR, struct("para", "LayerNormPara"),
              struct("tiling", "tiling::LayerNormSeparateTiling")),
-        dtypes=("half", "bfloat16_t", "float"), doc="LayerNorm.md", note=_NOTE),
+        dtypes=("half", "bfloat16_t", "float"), doc="LayerNorm.md", note=_LN_NOTE),
     api(FAMILY, "GetRmsNormMaxMinTmpSize", NM.GetRmsNormMaxMinTmpSize,
         form(_SHAPE, _TS, *_MM, scalar("isBasicBlock", "const bool", default="false"), ret="bool"),
         doc="RmsNorm-Tiling.md", note=_TMP_NOTE),

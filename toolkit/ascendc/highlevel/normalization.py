@@ -152,28 +152,84 @@ def _rms_norm(dst, src, gamma, *args: Any, isBasicBlock: bool = False) -> None:
         n.store(dst, r)
 
 
+def _block_rstd(n: _Norm, var: float, eps: float, rsqrt: bool) -> float:
+    """1/sqrt(var + eps) on the vector unit over the 32 B result block: Adds(eps) then Rsqrt ([A, R] form) or
+    Ln, Muls(-0.5), Exp ([B, S, H] form: the page's step 4)."""
+    MB.Duplicate(n.red, var, 8)
+    MB.Adds(n.red, n.red, eps, 8)
+    if rsqrt:
+        MB.Rsqrt(n.red, n.red, 8)
+    else:
+        MB.Ln(n.red, n.red, 8)
+        MB.Muls(n.red, n.red, -0.5, 8)
+        MB.Exp(n.red, n.red, 8)
+    return float(n.red.GetValue(0))
+
+
+def _finish_row(n: _Norm, dst, r: int, out, rstd: float, gamma, beta) -> None:
+    MB.Muls(out, out, rstd, n.k)
+    if gamma is not None:
+        MB.Mul(out, out, gamma, n.k)
+    if beta is not None:
+        MB.Add(out, out, beta, n.k)
+    n.store(dst, r)
+
+
 def _layer_norm_rows(n: _Norm, dst, eps: float, gamma, beta, inv: float, stats, prepare=None) -> None:
+    """The [B, S, H] steps of the page: mean = ReduceSum(Muls(x, 1/H)); variance = ReduceSum(Muls((x - mean)^2,
+    1/H)); rstd by Adds, Ln, Muls, Exp; y = (x - mean) * rstd * gamma + beta."""
     for r in range(n.m):
         x = n.row(r)
         if prepare is not None:
             x = prepare(r, x)
-        mean = float(np.float32(n.total(x)) * np.float32(inv))
+        MB.Muls(n.w, x, inv, n.k)
+        mean = n.total(n.w)
         out = n.out(dst, r)
         MB.Adds(out, x, -mean, n.k)                     # deviations
-        sq = n.w if out is not n.w else None
-        if sq is None:                                  # narrow output: the deviations live in w already
-            MB.Mul(n.xf, out, out, n.k)
-            sq = n.xf
-        else:
-            MB.Mul(sq, out, out, n.k)
-        var = float(np.float32(n.total(sq)) * np.float32(inv))
-        rstd = _rstd(var, eps)
-        MB.Muls(out, out, rstd, n.k)
-        if gamma is not None:
-            MB.Mul(out, out, gamma, n.k)
-        if beta is not None:
-            MB.Add(out, out, beta, n.k)
-        n.store(dst, r)
+        sq = n.w if out is not n.w else n.xf            # a narrow row's x (in xf) is consumed by now
+        MB.Mul(sq, out, out, n.k)
+        MB.Muls(sq, sq, inv, n.k)
+        var = n.total(sq)
+        rstd = _block_rstd(n, var, eps, rsqrt=False)
+        _finish_row(n, dst, r, out, rstd, gamma, beta)
+        stats(r, mean, var, rstd)
+
+
+LANES = 64
+
+
+def binary_sum(n: _Norm, t: LocalTensor, other: LocalTensor, count: int) -> float:
+    """The page's 二分累加 of ``count`` floats in ``t`` (changed): the tail beyond the largest power of two added
+    onto the head, then adjacent 64-float blocks added pairwise (one level-0 Add per level, into ``other`` and
+    back) down to one block, whose WholeReduceSum is the result."""
+    head = 1 << (max(int(count), 1).bit_length() - 1)
+    if count > head:
+        MB.Add(t, t, t[head], count - head)
+    cur, nxt, length = t, other, head
+    while length > LANES:
+        pairs = length // (2 * LANES)
+        MB.Add(nxt, cur, cur[LANES], LANES, pairs, MB.BinaryRepeatParams(1, 1, 1, 8, 16, 16))
+        cur, nxt, length = nxt, cur, length // 2
+    MB.WholeReduceSum(n.red, cur, min(length, LANES), 1, 1, 1, 8)
+    return float(n.red.GetValue(0))
+
+
+def _layer_norm_ar_rows(n: _Norm, dst, eps: float, gamma, beta, r_len: int, stats) -> None:
+    """The [A, R] steps of the page: x * 1/R summed by binary_sum (the mean), the squared deviations the same
+    way (the variance), rstd = Rsqrt(var + eps), y = (x - mean) * rstd * gamma + beta."""
+    a, b = n.extra
+    inv = 1.0 / r_len
+    for r in range(n.m):
+        x = n.row(r)
+        MB.Muls(a, x, inv, r_len)
+        mean = binary_sum(n, a, b, r_len)
+        out = n.out(dst, r)
+        MB.Adds(out, x, -mean, n.k)
+        MB.Mul(a, out, out, r_len)
+        MB.Muls(a, a, inv, r_len)
+        var = binary_sum(n, a, b, r_len)
+        rstd = _block_rstd(n, var, eps, rsqrt=True)
+        _finish_row(n, dst, r, out, rstd, gamma, beta)
         stats(r, mean, var, rstd)
 
 
@@ -204,12 +260,13 @@ def _layer_norm_ar(output, outMean, outRstd, inputX, gamma, beta, rest: list, co
     rows, r_len = int(para.aLength), int(para.rLength)
     k = int(para.rLengthWithPadding) or r_len
     no_beta, no_gamma, out_rstd = bool(config & 1), bool(config & 2), bool(config & 8)
-    n = _Norm("LayerNorm", inputX, [None if no_gamma else gamma, None if no_beta else beta], tmp, rows, k, r_len)
+    n = _Norm("LayerNorm", inputX, [None if no_gamma else gamma, None if no_beta else beta], tmp, rows, k, r_len,
+              extra_rows=2)
 
     def stats(r, mean, var, rstd):
         outMean.SetValue(r, mean)
         outRstd.SetValue(r, rstd if out_rstd else var)
-    _layer_norm_rows(n, output, eps, n.params[0], n.params[1], 1.0 / r_len, stats)
+    _layer_norm_ar_rows(n, output, eps, n.params[0], n.params[1], r_len, stats)
 
 
 RmsNorm = MemBaseApi(_rms_norm, "RmsNorm", batchable=False)
@@ -259,8 +316,10 @@ def GetLayerNormMaxMinTmpSize(srcShape, typeSize, isReuseSource, *rest) -> None:
     isOnlyOutput, max, min)``: the last two are the outputs. The shape is {B, S, H, originH} or {A, R}."""
     maxValue, minValue = rest[-2], rest[-1]
     dims = srcShape.GetDims()
-    h = int(dims[2]) if len(rest) == 2 and len(dims) >= 3 else _last(srcShape)
-    maxValue.value = minValue.value = _norm_bytes(h, 2)
+    if len(rest) == 2:                                  # [B, S, H]: scratch, x, gamma, beta rows
+        maxValue.value = minValue.value = _norm_bytes(int(dims[2]) if len(dims) >= 3 else _last(srcShape), 2)
+    else:                                               # [A, R]: and the two binary-sum rows
+        maxValue.value = minValue.value = _norm_bytes(_last(srcShape), 4)
 
 
 def GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, *rest) -> Any:

@@ -395,7 +395,7 @@ void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, con
     __asc::put_local(c, dstLocal); __asc::put_local(c, srcLocal); __asc::put_local(c, gammaLocal); c.num((T)epsilon); __asc::put(c, tiling);
     c.go();
 }
-// AscendC::LayerNorm: algorithm: assumed (row by row in float: ReduceSum, scalar mean / 1/sqrt(var + eps), Adds / Muls / Mul / Add as MemBase calls; two-pass variance; temporary buffer: 32 B + ReduceSum work + float rows) (高阶API/归一化操作/LayerNorm.md)
+// AscendC::LayerNorm: algorithm: the page's steps ([B, S, H]: ReduceSum of x/H, of (x - mean)^2/H, rstd by Ln / Muls / Exp; [A, R]: binary accumulation of x/R and (x - mean)^2/R, rstd by Rsqrt), as MemBase calls in float; assumed: half / bfloat16 through float, the temporary buffer layout (高阶API/归一化操作/LayerNorm.md)
 template <class T, bool isReuseSource = false>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, const tiling::LayerNormTiling& tiling, ASC_SLP) {
     ASC_CALL(410845735, "AscendC::LayerNorm");
