@@ -155,8 +155,8 @@ def test_welford_update_then_finalize_is_the_mean_and_variance():
 def test_layer_norm_ar_binary_sum_with_a_tail_and_padding():
     """R = 200 (head 128 + tail 72) and R = 60 padded to 64: the [A, R] form's binary accumulation."""
     from toolkit.ascendc.highlevel import normalization as NM
+    rows = 2
     for r_len, pad in ((200, 200), (60, 64)):
-        rows = 2
         sep = NM.GetLayerNormNDTilingInfo(TensorShape([rows, pad]), 0, 4, False, True)
 
         def body(x, out, tmp, r_len=r_len, pad=pad, sep=sep):
