@@ -365,3 +365,30 @@ def test_softmax_without_a_shape_and_unaligned_rows_are_diagnostics():
     tiling = S.SoftMaxTilingFunc(TensorShape([M, 60]), 4, 0)        # 240 B rows: not 32 B aligned
     _, res = run(lambda x, out, tmp: S.SoftMax(out, x, tmp, tiling), _x(), N)
     assert "BAD_PARAMETER" in res.diagnostics.codes()
+
+
+def test_half_data_with_float_statistics():
+    """The mixed overloads: half src / dst, float sum / max (SoftMax, SimpleSoftMax, SoftmaxFlashV2)."""
+    from toolkit.ascendc.highlevel import softmax_flash as F
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, K]), 4, 0)
+
+    def body(x, out, tmp):
+        xh, yh, zh, vh, eh = (out[k * N].ReinterpretCast(np.float16) for k in range(5))
+        MB.Cast(xh, x, MB.RoundMode.CAST_RINT, N)
+        sm, mx = out[5 * N], out[5 * N + 64]
+        S.SoftMax[np.float16](yh, sm, mx, xh, tmp, tiling)
+        S.SimpleSoftMax(zh, sm, mx, xh, tmp, tiling)
+        F.SoftmaxFlashV2(vh, out[5 * N + 128], out[5 * N + 192], xh, eh, sm, mx, tmp, tiling, isUpdate=True)
+        for k in (1, 2, 3):
+            MB.Cast(out[6 * N + (k - 1) * N], out[k * N].ReinterpretCast(np.float16), MB.RoundMode.CAST_NONE, N)
+    y, res = run(body, _x(11), 9 * N, 16384)
+    assert not res.diagnostics.codes()
+    xv = _x(11).astype(np.float16).astype(np.float64)
+    ref, mx, sm = _softmax(xv)
+    np.testing.assert_allclose(y[6 * N:7 * N].reshape(M, K), ref, atol=1e-3)
+    np.testing.assert_allclose(y[7 * N:8 * N].reshape(M, K), ref, atol=1e-3)
+    np.testing.assert_allclose(y[5 * N:5 * N + 64:8], sm, rtol=1e-5)                # float statistics
+    np.testing.assert_array_equal(y[5 * N + 64:5 * N + 128:8], mx.astype(np.float32))
+    e = np.exp(xv.reshape(M, K) - mx[:, None])                                      # update with the same max
+    np.testing.assert_allclose(y[8 * N:9 * N].reshape(M, K), e, rtol=2e-3, atol=1e-3)
+    np.testing.assert_allclose(y[5 * N + 128:5 * N + 192:8], 2 * sm, rtol=1e-5)
