@@ -32,7 +32,7 @@ u64arr      ``const uint64_t* mask``      two 64-bit words                      
 earg        ``RoundMode x``               enum id + value                              the Python enum member
 handle      ``Q& x``                      the emulator object's handle                 the TQue / TBuf
 ignored     ``uint32_t = 0``              nothing                                      nothing
-sout        ``SoftMaxTiling& x``          nothing (the wrapper fills x from the result) nothing: it returns x
+sout        ``SoftMaxTiling& x``          nothing (x is filled from the result)        nothing: it returns x
 =========== ============================= ============================================ =====================
 
 Template parameters: ``type`` (an element type; nothing while it is ``void``), ``elem`` (void means the
