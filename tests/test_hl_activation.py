@@ -392,3 +392,31 @@ def test_half_data_with_float_statistics():
     e = np.exp(xv.reshape(M, K) - mx[:, None])                                      # update with the same max
     np.testing.assert_allclose(y[8 * N:9 * N].reshape(M, K), e, rtol=2e-3, atol=1e-3)
     np.testing.assert_allclose(y[5 * N + 128:5 * N + 192:8], 2 * sm, rtol=1e-5)
+
+
+#: the pages' example input (SoftMax / LogSoftMax, 8 x 8 float) and some of their printed outputs
+PAGE_X = np.array([[-100, -80, -60, -50, -30, -20, -15, -10], [-9, -8, -7, -6, -5, -4, -3, -2],
+                   [-1.5, -1, -0.8, -0.6, -0.5, -0.45, -0.4, -0.35], [-0.3, -0.25, -0.2, -0.15, -0.1, -0.05, -0.01, -0.001],
+                   [0, 0.001, 0.01, 0.05, 0.1, 0.15, 0.2, 0.25], [0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.8, 1],
+                   [1.5, 2, 3, 4, 5, 6, 7, 8], [9, 10, 15, 20, 30, 50, 60, 80]], np.float32)
+PAGE_SUM = [1.0067834, 1.5814459, 5.971886, 7.051223, 6.880514, 5.239974, 1.5820376, 1.0]
+PAGE_DST_ROW1 = [0.00057661, 0.0015674, 0.00426062, 0.01158158, 0.03148199, 0.08557693, 0.23262219, 0.63233274]
+PAGE_LOG_ROW1 = [-3.2391157, -2.8048213, -2.3705268, -1.9362322, -1.5019379, -1.0676433, -0.6333489, -0.19905435]
+
+
+def test_the_pages_example():
+    tiling = S.SoftMaxTilingFunc(TensorShape([8, 8]), 4, 0)
+    log_tiling = S.LogSoftMaxTilingFunc(TensorShape([8, 8]), 4, 0)
+
+    def body(x, out, tmp):
+        S.SoftMax(out, out[64], out[128], x, tmp, tiling)
+        S.LogSoftMax(out[192], out[256], out[320], x, tmp, log_tiling)
+    x = np.zeros(N, np.float32)
+    x[:64] = PAGE_X.ravel()
+    y, res = run(body, x, 384)
+    assert not res.diagnostics.codes()
+    np.testing.assert_allclose(y[64:128:8], PAGE_SUM, rtol=1e-6)
+    np.testing.assert_allclose(y[128:192:8], PAGE_X.max(1), rtol=0)
+    np.testing.assert_allclose(y[8:16], PAGE_DST_ROW1, rtol=1e-5)
+    np.testing.assert_allclose(y[192 + 8:192 + 16], PAGE_LOG_ROW1, rtol=1e-6)
+    assert 0.0 <= y[0] < 1e-30 and y[63] == 1.0                  # exp(-90): (at most) a denormal; one-hot last row
