@@ -420,3 +420,26 @@ def test_the_pages_example():
     np.testing.assert_allclose(y[8:16], PAGE_DST_ROW1, rtol=1e-5)
     np.testing.assert_allclose(y[192 + 8:192 + 16], PAGE_LOG_ROW1, rtol=1e-6)
     assert 0.0 <= y[0] < 1e-30 and y[63] == 1.0                  # exp(-90): (at most) a denormal; one-hot last row
+
+
+def test_glu_pages_examples():
+    """SwiGLU (beta 1, src1 = 0.5) and ReGlu (30 of 32 elements) on their pages' example inputs."""
+    a = np.linspace(-4, 4, 32).astype(np.float32)
+    swi_first = [-1.2449187, -1.1646013, -1.084284, -1.0039667]
+    rel_src1 = (np.arange(32) * 0.1 - 1.6).astype(np.float32)
+
+    def body(x, out, tmp):
+        MB.Duplicate(out[64], 0.5, 32)
+        MB.Duplicate(out[96], 2.0, 32)
+        for k in range(32):
+            out[128].SetValue(k, float(rel_src1[k]))
+        A.SwiGLU(out, x, out[64], 1.0, tmp, 32)
+        A.ReGlu(out[32], out[96], out[128], 30)
+    x = np.zeros(N, np.float32)
+    x[:32] = a
+    y, res = run(body, x, 160)
+    assert not res.diagnostics.codes()
+    np.testing.assert_allclose(y[:4], swi_first, rtol=1e-6)
+    np.testing.assert_allclose(y[:32], -y[:32][::-1], rtol=1e-6)                 # odd in src0
+    np.testing.assert_allclose(y[32:62], 2 * np.maximum(rel_src1[:30], 0), rtol=1e-6)
+    assert (y[62:64] == 0).all()                                                  # beyond calCount: untouched
