@@ -76,6 +76,7 @@ NAMES = [
     *(NameDef(f"AscendC::{n}", kind, _HAND, None, f"高阶API/归一化操作/{page}.md") for n, kind, page in (
         ("NormalizeConfig", "type", "Normalize"), ("NLCFG_NORM", "constant", "Normalize"),
         ("WelfordUpdateConfig", "type", "WelfordUpdate"), ("WFUPDATE_DEFAULT_CFG", "constant", "WelfordUpdate"),
+        ("WELFORD_UPDATE_ENABLE_INPLACE_CFG", "constant", "WelfordUpdate"),
         ("WelfordFinalizeConfig", "type", "WelfordFinalize"),
         ("WFFINALIZE_DEFAULT_CFG", "constant", "WelfordFinalize"))),
 ]

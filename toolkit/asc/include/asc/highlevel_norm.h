@@ -26,6 +26,7 @@ struct NormalizeConfig {
 constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false, false, false};
 struct WelfordUpdateConfig { bool isInplace = false; };
 constexpr WelfordUpdateConfig WFUPDATE_DEFAULT_CFG = {false};
+constexpr WelfordUpdateConfig WELFORD_UPDATE_ENABLE_INPLACE_CFG = {true};     // the page's example uses it
 struct WelfordFinalizeConfig { bool isCorrection = false; };
 constexpr WelfordFinalizeConfig WFFINALIZE_DEFAULT_CFG = {false};
 }  // namespace AscendC
