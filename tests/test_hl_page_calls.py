@@ -116,5 +116,5 @@ def test_the_pages_example_calls_compile(tmp_path):
     src = tmp_path / "calls.cpp"
     src.write_text(CALLS)
     cmd = [*find_compiler(), "-std=c++20", "-fsyntax-only", f"-I{INCLUDE}", str(src)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-4000:]
