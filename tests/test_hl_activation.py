@@ -443,3 +443,28 @@ def test_glu_pages_examples():
     np.testing.assert_allclose(y[:32], -y[:32][::-1], rtol=1e-6)                 # odd in src0
     np.testing.assert_allclose(y[32:62], 2 * np.maximum(rel_src1[:30], 0), rtol=1e-6)
     assert (y[62:64] == 0).all()                                                  # beyond calCount: untouched
+
+
+def test_flash_v2_out_reduce_max_only_with_update_and_without_broadcast():
+    from toolkit.ascendc.highlevel import softmax_flash as F
+    tiling = S.SoftMaxTilingFunc(TensorShape([M, K]), 4, 0)
+    x = _x(12)
+
+    def body(xl, out, tmp):
+        im, isum = out[6 * N], out[6 * N + 64]
+        MB.Duplicate(im, 0.0, 8)
+        MB.Duplicate(isum, 1.0, 8)
+        MB.Duplicate(out[5 * N], -5.0, 8)
+        F.SoftmaxFlashV2(out, out[5 * N], out[N], out[N + 64], xl, out[N + 128], isum, im, tmp, tiling,
+                         isUpdate=True, config=1)                              # one value per row
+        F.SoftmaxFlashV2(out[2 * N], out[5 * N + 8], out[3 * N], out[3 * N + 64], xl, out[3 * N + 128], isum, im,
+                         tmp, tiling)
+    y, res = run(body, x, 6 * N + 128)
+    assert not res.diagnostics.codes()
+    v = x.astype(np.float64).reshape(M, K)
+    rmax = v.max(1)
+    xm = np.maximum(rmax, 0.0)
+    np.testing.assert_array_equal(y[5 * N:5 * N + M], rmax.astype(np.float32))     # the row max before the update
+    np.testing.assert_allclose(y[N + 64:N + 64 + M], xm, rtol=1e-7)               # packed: one per row
+    np.testing.assert_allclose(y[N:N + M], np.exp(0 - xm) * 1.0 + np.exp(v - xm[:, None]).sum(1), rtol=1e-5)
+    assert (y[5 * N + 8:5 * N + 16] == 0).all()                                    # not written without isUpdate

@@ -65,7 +65,7 @@ def _flash_rows(rows: _Rows, dst, sum_t, max_t, exp_max, in_sum, in_max, update:
         (x,) = rows.load(r)
         w = rows.out_row(dst, r)
         mx = rows.reduce("max", x)
-        if reduce_max is not None:
+        if reduce_max is not None and update:         # the page: no outReduceMax without isUpdate
             _put(reduce_max, r, mx, brc)
         e = 0.0
         if update:
@@ -104,8 +104,8 @@ def _softmax_flash_v2(dst, *args: Any, isUpdate: bool = False, isReuseSource: bo
     """``SoftmaxFlashV2(dst[, outReduceMax], expSum, max, src, expMax, inExpSum, inMax[, sharedTmpBuffer],
     tiling[, shapeInfo])``: dst = exp(src - max) (not normalised), the FlashAttention-2 update."""
     _nz("SoftmaxFlashV2", isDataFormatNZ)
-    tensors = [a for a in args if isinstance(a, LocalTensor)]
-    with_reduce = len(tensors) >= 8 and tensors[7].dtype != np.uint8
+    data_tensors = [a for a in args if isinstance(a, LocalTensor) and a.dtype != np.uint8]
+    with_reduce = len(data_tensors) == 7              # outReduceMax first (the 7-tensor forms after dst)
     n = 8 if with_reduce else 7
     data, tmp, tiling, rest = _parse((dst, *args), n)
     if with_reduce:
