@@ -169,3 +169,41 @@ def test_layer_norm_ar_binary_sum_with_a_tail_and_padding():
         ref = (v - v.mean(1, keepdims=True)) / np.sqrt(v.var(1, keepdims=True) + EPS) + 1.0
         np.testing.assert_allclose(y[:rows * pad].reshape(rows, pad)[:, :r_len], ref, rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(y[2 * pad:2 * pad + rows], v.mean(1), rtol=1e-5, atol=1e-6)
+
+
+def test_group_norm_page_example():
+    """The GroupNorm page's example: x = 0..127 as [2, 8, 4, 2], gamma = beta = 0..7, 4 groups."""
+    tiling = NV.GetGroupNormNDTilingInfo(TensorShape([2, 8, 4, 2]), 0, 4, False, 4)
+
+    def body(x, out, tmp):
+        g, b = out[256], out[264]
+        _fill(g, range(8))
+        _fill(b, range(8))
+        NV.GroupNorm(out, out[128], out[136], x, g, b, tmp, 1e-5, tiling)
+    x = np.zeros(N, np.float32)
+    x[:128] = np.arange(128)
+    y, res = run(body, x, 272)
+    assert not res.diagnostics.codes()
+    np.testing.assert_allclose(y[128:136], [7.5, 23.5, 39.5, 55.5, 71.5, 87.5, 103.5, 119.5], rtol=1e-7)
+    np.testing.assert_allclose(y[136:144], [21.25] * 8, rtol=1e-6)
+    np.testing.assert_array_equal(y[0:8], 0.0)
+    np.testing.assert_allclose(y[8:16], [1.1084652, 1.3253956, 1.542326, 1.7592564, 1.9761869, 2.1931171, 2.4100475,
+                                         2.6269782], rtol=1e-6)
+    np.testing.assert_allclose(y[120:128], [7.7592564, 9.277769, 10.796282, 12.314795, 13.833308, 15.351821,
+                                            16.870335, 18.388847], rtol=1e-6)
+
+
+def test_welford_finalize_page_example():
+    """The WelfordFinalize page's example: means = M2s = 0..31, counts 4, rRec = 1/4096: mean 0.484375,
+    variance 9.831062 (the count-weighted formula reproduces both)."""
+    def body(x, out, tmp):
+        counts = out[64].ReinterpretCast(np.int32)
+        MB.Duplicate(counts, 4, 32)
+        para = NG.WelfordFinalizePara(1, 32, 0, 0, 0, 0, 1.0 / 32, 1.0 / 4096, 1.0 / 4095)
+        NG.WelfordFinalize(out[96], out[104], x, x, counts, tmp, para)
+    x = np.zeros(N, np.float32)
+    x[:32] = np.arange(32)
+    y, res = run(body, x, 112)
+    assert not res.diagnostics.codes()
+    assert y[96] == np.float32(0.484375)
+    np.testing.assert_allclose(y[104], 9.831062, rtol=1e-6)
