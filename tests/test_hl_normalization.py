@@ -207,3 +207,20 @@ def test_welford_finalize_page_example():
     assert not res.diagnostics.codes()
     assert y[96] == np.float32(0.484375)
     np.testing.assert_allclose(y[104], 9.831062, rtol=1e-6)
+
+
+def test_welford_update_page_example():
+    """The WelfordUpdate page's example: x = 1, mean = M2 = 0..63, nRec 1/8, abComputeLength 35, isInplace:
+    the first 35 elements updated, the rest the inputs."""
+    def body(x, out, tmp):
+        MB.Duplicate(out, 1.0, 64)
+        NG.WelfordUpdate(out[128], out[192], x, x, out, tmp, NG.WelfordUpdateParam(1, 64, 35, 0.125), config=1)
+    x = np.zeros(N, np.float32)
+    x[:64] = np.arange(64)
+    y, res = run(body, x, 256)
+    assert not res.diagnostics.codes()
+    mean, m2 = y[128:192], y[192:256]
+    np.testing.assert_array_equal(mean[:4], [0.125, 1.0, 1.875, 2.75])
+    np.testing.assert_array_equal(mean[34:37], [29.875, 35.0, 36.0])
+    np.testing.assert_array_equal(m2[:4], [0.875, 1.0, 2.875, 6.5])
+    np.testing.assert_array_equal(m2[34:37], [986.875, 35.0, 36.0])

@@ -216,12 +216,14 @@ GRAD_APIS = [
     api(GRAD, "WelfordUpdate", NG.WelfordUpdate,
         *_tmp_and_plain((*tded("T", "U"), _REUSE, _WU_CFG), _WU_HEAD, (), (struct("para", "WelfordUpdateParam"),)),
         dtypes=("half", "float"), doc="WelfordUpdate.md",
-        note="algorithm: assumed (the Welford step as MemBase Sub / Muls / Add / Mul; isInplace copies the rest)"),
+        note="algorithm: the Welford step as MemBase Sub / Muls / Add / Mul; isInplace copies the rest (the page's "
+             "example agrees)"),
     api(GRAD, "WelfordFinalize", NG.WelfordFinalize,
         form(_REUSE, _WF_CFG, *_WF_HEAD, _TMP, _WF_PARA), form(_REUSE, _WF_CFG, *_WF_HEAD, _COUNTS, _TMP, _WF_PARA),
         form(_REUSE, _WF_CFG, *_WF_HEAD, _WF_PARA), form(_REUSE, _WF_CFG, *_WF_HEAD, _COUNTS, _WF_PARA),
         dtypes=("float",), doc="WelfordFinalize.md",
-        note="algorithm: assumed (count-weighted mean and M2 sums, ReduceSum; rRec or rRecWithCorrection)"),
+        note="algorithm: assumed (count-weighted mean and M2 sums by ReduceSum, times rRec or rRecWithCorrection; "
+             "the page's counts example agrees)"),
     api(GRAD, "GetLayerNormGradMaxMinTmpSize", NG.GetLayerNormGradMaxMinTmpSize, form(_SHAPE, _TS, _IR, *_MM),
         doc="LayerNormGrad-Tiling.md", note=_TMP_NOTE),
     api(GRAD, "GetLayerNormGradNDTilingInfo", NG.GetLayerNormGradNDTilingInfo,

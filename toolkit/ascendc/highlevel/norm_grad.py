@@ -6,11 +6,12 @@ tiling / parameter structs and host helpers, as MemBase calls in float (half thr
 - LayerNormGradBeta: pdGamma = sum over the B*S rows of resForGamma * dy, pdBeta = sum of dy (column sums by
   vector Add).
 - WelfordUpdate over the first abComputeLength elements: delta = x - mean; mean' = mean + delta * nRec;
-  M' = M + delta * (x - mean'). With isInplace the elements beyond it keep the inputs (copied), otherwise the
-  outputs there are not written (assumed: the page's wording is ambiguous).
+  M' = M + delta * (x - mean'). With isInplace the outputs beyond it are the inputs (copied), otherwise they
+  are not written (the page's example output agrees with both the formula and the copy).
 - WelfordFinalize: counts c_i (the counts tensor, or headCount for the first headCountLength chunks and
   tailCount after); Mean = sum(c_i mean_i) * rRec, Var = (sum M_i + sum c_i (mean_i - Mean)^2) * (rRec, or
-  rRecWithCorrection with isCorrection) (assumed: the pages give the formulas as images)."""
+  rRecWithCorrection with isCorrection) (the pages give the formulas as images; the counts example's printed
+  mean and variance are what this gives)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -142,16 +143,16 @@ def _welford_update(outputMean, outputVariance, inputMean, inputVariance, inputX
     t, off = carve(buf, F32, ab, off)
     x = _as_float([off], buf, inputX, n)
     nrec = _f(p.nRec)
+    if int(config) and ab > n:         # isInplace: the outputs beyond abComputeLength are the inputs (copied
+        for dst, src in ((outputMean, inputMean), (outputVariance, inputVariance)):   # first: 32 B aligned)
+            if dst.addr != src.addr:
+                MB.Muls(dst, src, 1.0, ab)
     MB.Sub(delta, x, inputMean, n)
     MB.Muls(t, delta, nrec, n)
     MB.Add(outputMean, inputMean, t, n)
     MB.Sub(t, x, outputMean, n)
     MB.Mul(t, t, delta, n)
     MB.Add(outputVariance, inputVariance, t, n)
-    if int(config) and ab > n:                                  # isInplace: the rest keeps the inputs
-        for dst, src in ((outputMean, inputMean), (outputVariance, inputVariance)):
-            if dst.addr != src.addr:
-                MB.Muls(dst[n], src[n], 1.0, ab - n)
 
 
 def _welford_finalize(outputMean, outputVariance, inputMean, inputVariance, *args: Any,

@@ -27,7 +27,7 @@ void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>
     __asc::put_local(c, outputPdGamma); __asc::put_local(c, outputPdBeta); __asc::put_local(c, resForGamma); __asc::put_local(c, inputDy); __asc::put(c, tiling);
     c.go();
 }
-// AscendC::WelfordUpdate: algorithm: assumed (the Welford step as MemBase Sub / Muls / Add / Mul; isInplace copies the rest) (高阶API/归一化操作/WelfordUpdate.md)
+// AscendC::WelfordUpdate: algorithm: the Welford step as MemBase Sub / Muls / Add / Mul; isInplace copies the rest (the page's example agrees) (高阶API/归一化操作/WelfordUpdate.md)
 template <class T, class U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
 void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance, const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance, const LocalTensor<T>& inputX, const LocalTensor<uint8_t>& sharedTmpBuffer, const WelfordUpdateParam& para, ASC_SLP) {
     ASC_CALL(951633172, "AscendC::WelfordUpdate");
@@ -40,7 +40,7 @@ void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outpu
     c.tnamed(603940551, (long long)((int)config.isInplace)); __asc::put_local(c, outputMean); __asc::put_local(c, outputVariance); __asc::put_local(c, inputMean); __asc::put_local(c, inputVariance); __asc::put_local(c, inputX); __asc::put(c, para);
     c.go();
 }
-// AscendC::WelfordFinalize: algorithm: assumed (count-weighted mean and M2 sums, ReduceSum; rRec or rRecWithCorrection) (高阶API/归一化操作/WelfordFinalize.md)
+// AscendC::WelfordFinalize: algorithm: assumed (count-weighted mean and M2 sums by ReduceSum, times rRec or rRecWithCorrection; the page's counts example agrees) (高阶API/归一化操作/WelfordFinalize.md)
 template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance, const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance, const LocalTensor<uint8_t>& sharedTmpBuffer, const WelfordFinalizePara& para, ASC_SLP) {
     ASC_CALL(59454879, "AscendC::WelfordFinalize");
