@@ -151,7 +151,7 @@ def test_elementwise_activations(dtype, tol):
     y, res = run(body, x, 14 * N, 16384)
     assert not res.diagnostics.codes()
     v = x.astype(dtype).astype(np.float64)
-    v2 = v * (np.sign(v) * (-0.1444 * (np.minimum(np.abs(v), 1.769) - 1.769) ** 2 + 0.5) + 0.5)
+    v2 = v * (np.sign(v) * (-0.1444 * (np.minimum(np.abs(v) / np.sqrt(2), 1.769) - 1.769) ** 2 + 0.5) + 0.5)
     a, b = v[:N - 64], v[64:]
     want = [_gelu(v), v * _sig(v), v * _sig(0.75 * v), _sig(v), a * b * _sig(1.5 * b), a * _gelu(b),
             a * np.maximum(b, 0), v * _sig(1.702 * v), v2]
@@ -468,3 +468,24 @@ def test_flash_v2_out_reduce_max_only_with_update_and_without_broadcast():
     np.testing.assert_allclose(y[N + 64:N + 64 + M], xm, rtol=1e-7)               # packed: one per row
     np.testing.assert_allclose(y[N:N + M], np.exp(0 - xm) * 1.0 + np.exp(v - xm[:, None]).sum(1), rtol=1e-5)
     assert (y[5 * N + 8:5 * N + 16] == 0).all()                                    # not written without isUpdate
+
+
+def test_gelu_variants_pages_examples():
+    """FasterGelu and FasterGeluV2 (half) on their pages' example inputs, against the printed outputs."""
+    fg_x = [-1.83887, -3.60742, 3.12891, -0.620605, 2.0625, -2.77344, -0.04422, -3.54297]
+    fg_y = [-0.0769653, -0.00775528, 3.11328, -0.160034, 2.00195, -0.0244446, -0.021286, -0.00849152]
+    v2_x = [-1.251, 1.074, -6.137, 0.0841, 5.633, -3.059, -9.67, -0.5]
+    v2_y = [-0.1411, 0.916, -0.0, 0.0486, 5.633, -0.0]
+
+    def body(x, out, tmp):
+        xh, yh = out.ReinterpretCast(np.float16), out[64].ReinterpretCast(np.float16)
+        MB.Cast(xh, x, MB.RoundMode.CAST_RINT, 32)
+        A.FasterGelu(yh, xh, tmp, 16)
+        A.FasterGeluV2(yh[16], xh[16], tmp, 16)
+        MB.Cast(out[128], yh, MB.RoundMode.CAST_NONE, 32)
+    x = np.zeros(N, np.float32)
+    x[:8], x[16:24] = fg_x, v2_x
+    y, res = run(body, x, 160)
+    assert not res.diagnostics.codes()
+    np.testing.assert_allclose(y[128:136], fg_y, rtol=2e-3, atol=1e-4)
+    np.testing.assert_allclose(y[144:150], v2_y, rtol=2e-3, atol=1e-4)

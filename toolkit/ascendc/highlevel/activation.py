@@ -7,7 +7,8 @@ outputs confirm which source is gated in the GLU variants):
 
 - Gelu(x) = x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3)))  (the tanh form, simplified)
 - FasterGelu(x) = x / (1 + exp(-1.702 x))
-- FasterGeluV2(x) = x (sgn(x) (a (min(|x|, -b) + b)^2 + c) + 0.5), a = -0.1444, b = -1.769, c = 0.5
+- FasterGeluV2(x) = x (sgn(x) (a (min(|x| / sqrt(2), -b) + b)^2 + c) + 0.5), a = -0.1444, b = -1.769, c = 0.5
+  (the 1/sqrt(2) scaling: the page's example outputs need it)
 - Silu(x) = x / (1 + exp(-x)); Swish(x, beta) = x / (1 + exp(-beta x)); Sigmoid(x) = 1 / (1 + exp(-x))
 - SwiGLU(a, b, beta) = a * Swish(b, beta); GeGLU(a, b) = a * Gelu(b); ReGlu(a, b) = a * max(b, 0)
 """
@@ -28,6 +29,7 @@ from .shape import TensorShape
 U8 = np.dtype(np.uint8)
 FASTER_GELU_K = 1.702
 V2_A, V2_B, V2_C = -0.1444, -1.769, 0.5
+INV_SQRT2 = 0.7071067811865476
 
 
 def split(args: tuple, ndata: int) -> tuple[list, LocalTensor | None, list]:
@@ -61,6 +63,7 @@ def _faster_gelu(dst, src, *args: Any, highPrecision: bool = False, highPerforma
 def _v2_body(out, ins, temps, n: int) -> None:
     x, t, s = ins[0], temps[0], temps[1]
     MB.Abs(t, x, n)
+    MB.Muls(t, t, INV_SQRT2, n)
     MB.Mins(t, t, -V2_B, n)
     MB.Adds(t, t, V2_B, n)
     MB.Mul(t, t, t, n)
