@@ -224,3 +224,23 @@ def test_welford_update_page_example():
     np.testing.assert_array_equal(mean[34:37], [29.875, 35.0, 36.0])
     np.testing.assert_array_equal(m2[:4], [0.875, 1.0, 2.875, 6.5])
     np.testing.assert_array_equal(m2[34:37], [986.875, 35.0, 36.0])
+
+
+def test_batch_norm_page_example():
+    """The BatchNorm page's example: x = 0..63 as [8, 4, 2], gamma = beta = 0..7 (per batch index); its printed
+    outputs are those of epsilon = 0.01 (the example does not show it)."""
+    tiling = NV.GetBatchNormNDTilingInfo(TensorShape([8, 4, 2]), TensorShape([8, 4, 2]), 0, 4, False)
+
+    def body(x, out, tmp):
+        g, b = out[128], out[136]
+        _fill(g, range(8))
+        _fill(b, range(8))
+        NV.BatchNorm(out, out[64], out[72], x, g, b, tmp, 0.01, tiling)
+    x = np.zeros(N, np.float32)
+    x[:64] = np.arange(64)
+    y, res = run(body, x, 144)
+    assert not res.diagnostics.codes()
+    np.testing.assert_array_equal(y[64:72], np.arange(28, 36))
+    np.testing.assert_allclose(y[72:80], 336.0, rtol=1e-7)
+    rows = [0.0, -0.091073155, 0.6907122, 2.345356, 4.8728585, 8.27322, 12.546439, 17.692516]
+    np.testing.assert_allclose(y[:64].reshape(8, 8), np.repeat(np.array(rows)[:, None], 8, 1), rtol=1e-6, atol=1e-7)
