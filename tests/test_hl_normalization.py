@@ -244,3 +244,30 @@ def test_batch_norm_page_example():
     np.testing.assert_allclose(y[72:80], 336.0, rtol=1e-7)
     rows = [0.0, -0.091073155, 0.6907122, 2.345356, 4.8728585, 8.27322, 12.546439, 17.692516]
     np.testing.assert_allclose(y[:64].reshape(8, 8), np.repeat(np.array(rows)[:, None], 8, 1), rtol=1e-6, atol=1e-7)
+
+
+def test_rms_norm_and_normalize_pages_examples():
+    """RmsNorm's example (x = gamma = 0..15, eps 1e-5) and Normalize's (x = 0..63 as [8, 8], mean = variance =
+    0..7, gamma = beta = 1; its outputs are those of epsilon = 0.001)."""
+    from toolkit.ascendc.highlevel import normalization as NM
+    rms = NM.GetRmsNormTilingInfo(TensorShape([1, 1, 16]), TensorShape([1, 1, 16]), 0, 4)
+
+    def body(x, out, tmp):
+        g = out[64]
+        _fill(g, range(16))
+        NM.RmsNorm(out, x, g, tmp, 1e-5, rms)
+        mean, var, ones = out[96], out[104], out[112]
+        _fill(mean, range(8))
+        _fill(var, range(8))
+        MB.Duplicate(ones, 1.0, 8)
+        NV.Normalize(out[128], out[192], mean, var, x[64], ones, ones, tmp, 0.001, NV.NormalizePara(8, 8, 8))
+    x = np.zeros(N, np.float32)
+    x[:16] = np.arange(16)
+    x[64:128] = np.arange(64)
+    y, res = run(body, x, 200)
+    assert not res.diagnostics.codes()
+    np.testing.assert_allclose(y[:16], [0.0, 0.11359233, 0.4543693, 1.022331, 1.8174772, 2.8398082, 4.089324, 5.566024,
+                                        7.269909, 9.200979, 11.359233, 13.744672, 16.357296, 19.197104, 22.264095,
+                                        25.558275], rtol=1e-6)
+    np.testing.assert_allclose(y[128:136], [1.0, 32.622772, 64.245544, 95.868324, 127.4911, 159.11388, 190.73665,
+                                            222.35942], rtol=1e-6)
