@@ -489,3 +489,23 @@ def test_gelu_variants_pages_examples():
     assert not res.diagnostics.codes()
     np.testing.assert_allclose(y[128:136], fg_y, rtol=2e-3, atol=1e-4)
     np.testing.assert_allclose(y[144:150], v2_y, rtol=2e-3, atol=1e-4)
+
+
+def test_sigmoid_and_silu_pages_examples_with_extremes():
+    """The Sigmoid / Silu pages' example inputs (+-100 included) against their printed outputs."""
+    xs = [-100, -50, -20, -10, -5, -4, -3, -2, -1, -0.5, -0.4, -0.3, -0.2, -0.1, -0.01, 0,
+          0, 0.01, 0.1, 0.2, 0.3, 0.4, 0.5, 1, 2, 3, 4, 5, 10, 20, 50, 100]
+    sig = [0, 0, 0, 0.0000454, 0.00669285, 0.01798621, 0.04742587, 0.11920292, 0.26894142, 0.37754067, 0.40131234,
+           0.42555748, 0.450166, 0.47502081, 0.49750002, 0.5, 0.5, 0.50249998, 0.52497919, 0.549834, 0.57444252,
+           0.59868766, 0.62245933, 0.73105858, 0.88079708, 0.95257413, 0.98201379, 0.99330715, 0.9999546, 1, 1, 1]
+
+    def body(x, out, tmp):
+        A.Sigmoid(out, x, tmp, 32)
+        A.Silu(out[32], x, 32)
+    x = np.zeros(N, np.float32)
+    x[:32] = xs
+    y, res = run(body, x, 64)
+    assert not res.diagnostics.codes()
+    np.testing.assert_allclose(y[:32], sig, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(y[32:64], np.array(xs) * np.array(sig), rtol=1e-5, atol=1e-7)
+    assert y[32] == 0.0 and np.signbit(y[32]) and y[63] == 100.0                  # -0 and 100, as printed

@@ -289,7 +289,8 @@ def _flash_v3():
     forms = [form(*tps, *head, *tmp, _TILING, struct("params", "SoftMaxParams")) for tmp in ((), (_TMP,))]
     return api(FLASH, "SoftmaxFlashV3", SF.SoftmaxFlashV3, *forms, dtypes=("half",),
                doc="SoftMax接口/SoftmaxFlashV3.md",
-               note=f"{_ALG} (the local mean of each of splitMeanCnt equal column segments; scalar statistics per row)")
+               note=f"{_ALG} (the local mean of each of splitMeanCnt equal column segments; scalar statistics per row; "
+                    f"unverified: the page's pseudo-code is ambiguous and its example gives no alpha)")
 
 
 _V2P = "SoftMax接口/SoftmaxFlashV2-Tiling接口.md"

@@ -63,7 +63,7 @@ void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>
     c.tnamed(1585868100, (long long)(isUpdate)); c.tnamed(638063034, (long long)(isDataFormatNZ)); c.tnamed(603940551, (long long)((int)config.mode)); __asc::put_local(c, dstTensor); __asc::put_local(c, expSumTensor); __asc::put_local(c, maxTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, expMaxTensor); __asc::put_local(c, inExpSumTensor); __asc::put_local(c, inMaxTensor); __asc::put_local(c, sharedTmpBuffer); __asc::put(c, tiling); __asc::put(c, softmaxShapeInfo);
     c.go();
 }
-// AscendC::SoftmaxFlashV3: algorithm: assumed (the local mean of each of splitMeanCnt equal column segments; scalar statistics per row) (高阶API/激活函数/SoftMax接口/SoftmaxFlashV3.md)
+// AscendC::SoftmaxFlashV3: algorithm: assumed (the local mean of each of splitMeanCnt equal column segments; scalar statistics per row; unverified: the page's pseudo-code is ambiguous and its example gives no alpha) (高阶API/激活函数/SoftMax接口/SoftmaxFlashV3.md)
 template <class T, class U, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanTensor, const LocalTensor<U>& expSumTensor, const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor, const LocalTensor<U>& inMeanTensor, const LocalTensor<U>& inExpSumTensor, const LocalTensor<U>& inMaxTensor, const tiling::SoftMaxTiling& tiling, const SoftMaxParams& params, ASC_SLP) {
     ASC_CALL(1092774423, "AscendC::SoftmaxFlashV3");
