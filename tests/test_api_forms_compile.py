@@ -45,7 +45,9 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "asc_ndim_pad_count_config&": "npc", "__ubuf__ T**": "pfa", "__ubuf__ uint32_t*": "pu",
         "uint8_t": "(uint8_t)1", "uint64_t": "u64", "int64_t": "(int64_t)1", "DataCopyMVType": "DataCopyMVType::OUT_TO_UB",
         # high-level math (hlmath): Where's condition tensor
-        "const LocalTensor<V>&": "lb", "LocalTensor<uint8_t>&": "lb"}
+        "const LocalTensor<V>&": "lb", "LocalTensor<uint8_t>&": "lb",
+        # high-level activation/normalization (hlact)
+        "const LocalTensor<float>&": "lt", "const T": "1.0f"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -65,6 +67,8 @@ void probe_every_form() {
 
 
 def _arg(a: spec.Arg) -> str:
+    if a.kind == spec.SOUT:                  # a struct the API fills: an lvalue of its type
+        return f"*({a.ctype.rstrip('&')}*)nullptr"
     if a.kind == spec.STRUCT:
         t = a.ctype.removeprefix("const ").rstrip("&")
         return f"{t.replace('<T>', '<float>')}{{}}"
@@ -74,6 +78,10 @@ def _arg(a: spec.Arg) -> str:
         return VARS[a.ctype]
     if a.kind == spec.REG:
         return "rf"                      # a register of a deduced type (S&, V&, T3& ...)
+    if a.kind == spec.LOCAL:
+        return "lt"                      # a tensor of a deduced element type (T1, U ...)
+    if a.ctype in ("const T1", "const U"):
+        return "1.0f"
     if a.kind in (spec.UB, spec.UBREF):
         return "pf"                      # a UB pointer of a deduced element type (T1*, B* ...)
     if a.kind == spec.MASK:

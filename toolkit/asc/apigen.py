@@ -57,6 +57,10 @@ def _sends(d: ApiDef, f: Form) -> list[str]:
 def _result(f: Form) -> list[str]:
     """Statements after the arguments: run the call, write back by-reference arguments, return."""
     refs = [a for a in f.sent_args if a.kind in spec.BY_REFERENCE]
+    filled = [a for a in f.args if a.kind == spec.SOUT]
+    if filled:                       # the Python function returns the struct: its fields, in order
+        return ["__asc::Ret r = c.go();", f"__asc::take(r, {filled[0].name});"] + (
+            ["return true;"] if f.ret == "bool" else [])
     if f.into:                       # in-place: the tensor argument takes the LocalTensor the call returns
         arg = next(a for a in f.args if a.name == f.into)
         elem = arg.ctype[arg.ctype.index("<") + 1:arg.ctype.rindex(">")]
@@ -112,10 +116,11 @@ def wrapper(d: ApiDef, f: Form) -> str:
     return "\n".join(lines)
 
 
-def family_text(fam: spec.Family, defs: list[ApiDef], source: str) -> str:
+def family_text(fam: spec.Family, defs: list[ApiDef], source: str, structs: tuple = ()) -> str:
     out = [_BANNER.format(src=source)]
     if not fam.member:
         out.append("#pragma once")
+    out.extend(_module_structs(structs) if structs else ())
     body = []
     for d in defs:
         body.append(f"// {d.name}" + (f": {d.note}" if d.note else "") + (f" ({d.doc})" if d.doc else ""))
@@ -127,6 +132,24 @@ def family_text(fam: spec.Family, defs: list[ApiDef], source: str) -> str:
     else:
         out.extend(body)
     return "\n".join(out) + "\n"
+
+
+def _module_structs(structs: tuple) -> list[str]:
+    """A family module's own structs (``STRUCTS`` beside its ``APIS``): each in its namespace (unless written
+    by hand), then the bridge encoders and the decoders that fill one from a call's result."""
+    out = []
+    for s in structs:
+        if s.hand is None:
+            out += [f"namespace {s.name.rsplit('::', 1)[0]} {{", *_struct(s), "}"]
+    out.append("namespace __asc {")
+    for s in structs:
+        out.extend(_encoder(s))
+        if not s.template and not any(fl.expr for fl in s.fields):
+            takes = " ".join(f"p.{fl.expr or fl.name} = ({fl.ctype})r.{'f' if fl.ctype in ('float', 'double') else 'i'}"
+                             f"({k});" for k, fl in enumerate(s.fields))
+            out += [f"inline void take(const Ret& r, {s.name}& p) {{", f"    {takes}", "}"]
+    out.append("}  // namespace __asc")
+    return out
 
 
 def _struct(s: StructDef) -> list[str]:
@@ -152,11 +175,11 @@ def _encoder(s: StructDef) -> list[str]:
 
 def structs_text() -> str:
     out = [_BANNER.format(src="names.py"), "#pragma once", "namespace AscendC {"]
-    for s in apidefs.STRUCTS.values():
+    for s in apidefs.names.STRUCTS:
         if s.hand is None:
             out.extend(_struct(s))
     out += ["}  // namespace AscendC", "namespace __asc {"]
-    for s in apidefs.STRUCTS.values():
+    for s in apidefs.names.STRUCTS:
         out.extend(_encoder(s))
     out.append("}  // namespace __asc")
     return "\n".join(out) + "\n"
@@ -170,9 +193,10 @@ def generated() -> dict[Path, str]:
         by_family: dict = {}
         for d in module.APIS:
             by_family.setdefault(d.family, []).append(d)
-        for fam, defs in by_family.items():
+        structs = tuple(getattr(module, "STRUCTS", ()))
+        for k, (fam, defs) in enumerate(by_family.items()):
             if fam.header:
-                files[GEN / fam.header] = family_text(fam, defs, source)
+                files[GEN / fam.header] = family_text(fam, defs, source, structs if k == 0 else ())
     return files
 
 

@@ -12,6 +12,7 @@ A fatal diagnostic stops the emulated core: ``dispatch`` returns :data:`ABORT` a
 """
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from typing import Any, Callable
 
@@ -203,6 +204,8 @@ def _value(v: Any) -> Any:
         return v
     if isinstance(v, tuple):
         return tuple(_value(x) for x in v)
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):      # a struct the API fills (kind sout)
+        return tuple(_value(getattr(v, f.name)) for f in dataclasses.fields(v))
     if isinstance(v, LocalTensor):
         que, slot = (PROGRAM.handle_of(v.slot[0]), v.slot[1]) if v.slot is not None else (0, -1)
         return (v.addr, v.count, POSITION_CODES[v.position], que, slot)

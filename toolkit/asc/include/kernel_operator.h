@@ -18,3 +18,5 @@
 #include "asc/layout.h"
 #include "asc/debug.h"
 #include "asc/hl_math_types.h"
+#include "asc/highlevel_act.h"
+#include "asc/highlevel_norm.h"

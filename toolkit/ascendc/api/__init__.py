@@ -33,6 +33,7 @@ u64arr      ``const uint64_t* mask``      two 64-bit words                      
 earg        ``RoundMode x``               enum id + value                              the Python enum member
 handle      ``Q& x``                      the emulator object's handle                 the TQue / TBuf
 ignored     ``uint32_t = 0``              nothing                                      nothing
+sout        ``SoftMaxTiling& x``          nothing (x is filled from the result)        nothing: it returns x
 =========== ============================= ============================================ =====================
 
 Template parameters: ``type`` (an element type; nothing while it is ``void``), ``elem`` (void means the
@@ -53,7 +54,9 @@ header named, with the reason: constexpr helpers, variadic printf, tensor addres
 How to add an API on an existing opcode: one entry in its family module (copy a neighbour), one semantic
 function in ``toolkit/ascendc/<regbase|membase|...>`` exported by its package, one test; then
 ``python -m toolkit.asc.apigen``. A new opcode also adds its ``toolkit/machine/isa.py`` entry and its
-``ascend950.toml`` cost. A new parameter struct is one ``names.STRUCTS`` entry + its Python dataclass; a new
+``ascend950.toml`` cost. A new parameter struct is one ``names.STRUCTS`` entry + its Python dataclass (or an
+entry of the family module's own ``STRUCTS`` list: generated, in its namespace, into the family's header with
+its encoder and its decoder ``__asc::take``, as its ``NAMES`` join the public names); a new
 enum one ``toolkit/asc/enums.py`` entry. A new family: a module here with ``FAMILY`` and ``APIS`` (found by
 :data:`MODULES`), and its generated header included by the hand-written header of its layer
 (``include/asc/reg.h``, ``dma.h``, ``membase.h`` ...).

@@ -28,8 +28,9 @@ U64ARR = "u64arr"      #: a uint64_t[2] bit mask
 EARG = "earg"          #: an enum value passed as an argument (not a template argument)
 HANDLE = "handle"      #: an emulator object of a handle class (TQue, TBuf ...)
 IGNORED = "ignored"    #: accepted for source compatibility, not sent
+SOUT = "sout"          #: a struct the API fills (``SoftMaxTiling& tiling``): not sent, filled from the result
 ARG_KINDS = (REG, MASK, UREG, AREG, UB, UBREF, GM, SCALAR, SREF, LOCAL, GLOBAL, STRUCT, U64ARR, EARG, HANDLE,
-             IGNORED)
+             IGNORED, SOUT)
 #: argument kinds the API writes back into the caller's variable
 BY_REFERENCE = (UBREF, SREF)
 
@@ -87,7 +88,7 @@ class Form:
 
     @property
     def sent_args(self) -> tuple[Arg, ...]:
-        return tuple(a for a in self.args if a.kind != IGNORED)
+        return tuple(a for a in self.args if a.kind not in (IGNORED, SOUT))
 
     @property
     def emulated(self) -> bool:
@@ -302,6 +303,11 @@ def earg(name: str, enum: str) -> Arg:
 
 def handle(name: str, ctype: str) -> Arg:
     return Arg(HANDLE, name, f"{ctype}&")
+
+
+def sout(name: str, ctype: str) -> Arg:
+    """A struct the API fills: the Python function returns it (a dataclass), the wrapper copies its fields."""
+    return Arg(SOUT, name, f"{ctype}&")
 
 
 def ignored(ctype: str, default: str) -> Arg:

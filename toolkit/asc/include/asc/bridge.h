@@ -82,7 +82,7 @@ private:
     Obj* fn_;
     const SL& loc_;
     int api_id_;
-    Word words_[96];
+    Word words_[192];             // a high-level call with its tiling struct needs ~150
     int n_ = 0;
 };
 
