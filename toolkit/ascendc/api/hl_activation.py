@@ -71,7 +71,7 @@ NAMES = [
     NameDef("AscendC::SoftMaxTiling", "alias", f"{_HAND}: the kernel-side name of tiling::SoftMaxTiling"),
     NameDef("AscendC::LogSoftMaxTiling", "alias", f"{_HAND}: the kernel-side name of tiling::LogSoftMaxTiling"),
     *(NameDef(f"AscendC::TensorShape::{m}", "method", f"{_HAND}: C++ only (the host code's shape arithmetic)")
-      for m in ("GetDims", "GetDimNum", "GetDim", "SetDim", "GetShapeSize")),
+      for m in ("GetDims", "GetDimNum", "GetDim", "SetDimNum", "SetDim", "GetShapeSize")),
 ]
 
 # -- kernel forms -----------------------------------------------------------------------------------------

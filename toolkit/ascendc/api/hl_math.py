@@ -3,8 +3,8 @@ documented overloads: with / without ``sharedTmpBuffer``, with / without ``calCo
 ``isReuseSource`` and config parameters) and the host-side ``Get<Api>MaxMinTmpSize`` /
 ``Get<Api>TmpBufferFactorSize`` queries, whose C++ bodies are generated here from the one temporary-space
 table (:data:`toolkit.ascendc.highlevel.math.RULES`). Semantics: :mod:`toolkit.ascendc.highlevel.math`.
-The config types, ``TensorShape`` and the config constants are declared by hand in
-``include/asc/hl_math_types.h`` (:data:`NAMES`)."""
+The config types and the config constants are declared by hand in ``include/asc/hl_math_types.h``
+(:data:`NAMES`); ``TensorShape`` (``include/asc/hl_shape.h``) is defined once, in ``hl_activation``."""
 from __future__ import annotations
 
 from toolkit.ascendc.highlevel import math as HL
@@ -308,7 +308,7 @@ STRUCTS = [StructDef("AscendC::CumSumInfo", HL.CumSumInfo, (Field("outter", "uin
 APIS = KERNEL + LOGIC + HOST + _cumsum()
 
 NAMES = [NameDef(f"AscendC::{n}", "type", "asc/hl_math_types.h") for n in (
-    "TensorShape", "SinConfig", "CosConfig", "AtanConfig", "TanhConfig",
+    "SinConfig", "CosConfig", "AtanConfig", "TanhConfig",
     "ErfConfig", "FmodConfig", "PowerConfig", "RintConfig", "FmaConfig",
     "SinCosConfig", "ClampConfig", "IsNanConfig", "IsInfConfig", "BitwiseAndConfig", "BitwiseOrConfig",
     "BitwiseXorConfig", "BitwiseNotConfig", "LogicalAndConfig", "LogicalOrConfig", "LogicalXorConfig",
@@ -320,6 +320,4 @@ NAMES = [NameDef(f"AscendC::{n}", "type", "asc/hl_math_types.h") for n in (
         "DEFAULT_IS_INF_CONFIG", "DEFAULT_BITWISE_AND_CONFIG", "DEFAULT_BITWISE_OR_CONFIG",
         "DEFAULT_BITWISE_XOR_CONFIG", "DEFAULT_BITWISE_NOT_CONFIG", "DEFAULT_LOGICAL_AND_CONFIG",
         "DEFAULT_LOGICAL_OR_CONFIG", "DEFAULT_LOGICAL_XOR_CONFIG", "DEFAULT_LOGICAL_NOT_CONFIG",
-        "DEFAULT_LOGICAL_ANDS_CONFIG", "DEFAULT_LOGICAL_ORS_CONFIG", "defaultCumSumConfig")] + [
-    NameDef(f"AscendC::TensorShape::{n}", "method", "asc/hl_math_types.h") for n in (
-        "GetDimNum", "GetDim", "SetDimNum", "SetDim", "GetShapeSize", "GetDims")]
+        "DEFAULT_LOGICAL_ANDS_CONFIG", "DEFAULT_LOGICAL_ORS_CONFIG", "defaultCumSumConfig")]

@@ -7,24 +7,9 @@
 #include <initializer_list>
 #include <vector>
 
+#include "asc/hl_shape.h"
+
 namespace AscendC {
-class TensorShape {
-public:
-    TensorShape() = default;
-    TensorShape(const std::vector<int64_t>& dims) : dims_(dims) {}
-    TensorShape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-    const std::vector<int64_t>& GetDims() const { return dims_; }
-    int64_t GetDimNum() const { return (int64_t)dims_.size(); }
-    int64_t GetDim(size_t idx) const { return idx < dims_.size() ? dims_[idx] : 0; }
-    void SetDim(size_t idx, int64_t value) { if (idx < dims_.size()) dims_[idx] = value; }
-    int64_t GetShapeSize() const {
-        int64_t n = dims_.empty() ? 0 : 1;
-        for (int64_t d : dims_) n *= d;
-        return n;
-    }
-private:
-    std::vector<int64_t> dims_;
-};
 
 enum class SoftmaxMode { SOFTMAX_NORMAL = 0, SOFTMAX_OUTPUT_WITHOUT_BRC = 1 };
 // accepted: on Ascend 950 the page reserves it (the shape comes from the tiling and the shape info)

@@ -9,26 +9,10 @@
 #include <vector>
 #include "platform/platform_ascendc.h"
 
+#include "asc/hl_shape.h"
+
 namespace AscendC {
 
-class TensorShape {
-public:
-    TensorShape() = default;
-    TensorShape(const std::vector<int64_t>& dims) : dims_(dims) {}
-    TensorShape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-    size_t GetDimNum() const { return dims_.size(); }
-    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-    void SetDimNum(size_t n) { dims_.resize(n, 0); }
-    void SetDim(size_t i, int64_t v) { if (i >= dims_.size()) dims_.resize(i + 1, 0); dims_[i] = v; }
-    int64_t GetShapeSize() const {
-        int64_t n = 1;
-        for (int64_t d : dims_) n *= d;
-        return n;
-    }
-    std::vector<int64_t> GetDims() const { return dims_; }
-private:
-    std::vector<int64_t> dims_;
-};
 
 enum class SinAlgo { POLYNOMIAL_APPROXIMATION = 0, RADIAN_REDUCTION };
 struct SinConfig { SinAlgo algo = SinAlgo::POLYNOMIAL_APPROXIMATION; };
