@@ -509,3 +509,18 @@ def test_sigmoid_and_silu_pages_examples_with_extremes():
     np.testing.assert_allclose(y[:32], sig, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(y[32:64], np.array(xs) * np.array(sig), rtol=1e-5, atol=1e-7)
     assert y[32] == 0.0 and np.signbit(y[32]) and y[63] == 100.0                  # -0 and 100, as printed
+
+
+def test_softmax_grad_page_example():
+    """SoftmaxGrad's example: grad = the SoftMax example input, src = 2: (grad - rowsum(grad * src)) * src."""
+    tiling = S.SoftMaxGradTilingFunc(TensorShape([8, 8]), 4, 0)
+
+    def body(x, out, tmp):
+        MB.Duplicate(out[64], 2.0, 64)
+        S.SoftmaxGrad(out, x, out[64], tmp, tiling, False)
+    x = np.zeros(N, np.float32)
+    x[:64] = PAGE_X.ravel()
+    y, res = run(body, x, 128)
+    assert not res.diagnostics.codes()
+    np.testing.assert_allclose(y[0:8], [1260, 1300, 1340, 1360, 1400, 1420, 1430, 1440], rtol=1e-6)
+    np.testing.assert_allclose(y[56:64], [-1078, -1076, -1066, -1056, -1036, -996, -976, -936], rtol=1e-6)

@@ -271,3 +271,22 @@ def test_rms_norm_and_normalize_pages_examples():
                                         25.558275], rtol=1e-6)
     np.testing.assert_allclose(y[128:136], [1.0, 32.622772, 64.245544, 95.868324, 127.4911, 159.11388, 190.73665,
                                             222.35942], rtol=1e-6)
+
+
+def test_layer_norm_page_example():
+    """LayerNorm's [B, S, H] example: x = 0..63 as [1, 8, 8], gamma = beta = 0..7 (outputs of epsilon 1e-4)."""
+    from toolkit.ascendc.highlevel import normalization as NM
+    ln = NM.GetLayerNormNDTilingInfo(TensorShape([1, 8, 8, 8]), 0, 4, False)
+
+    def body(x, out, tmp):
+        g = out[128]
+        _fill(g, range(8))
+        NM.LayerNorm(out, out[64], out[72], x, g, g, tmp, 1e-4, ln)
+    x = np.zeros(N, np.float32)
+    x[:64] = np.arange(64)
+    y, res = run(body, x, 136)
+    assert not res.diagnostics.codes()
+    row = [0.0, -0.09107912, 0.69070506, 2.3453526, 4.8728633, 8.273237, 12.546474, 17.692575]
+    np.testing.assert_allclose(y[:64].reshape(8, 8), np.repeat(np.array(row)[None], 8, 0), rtol=2e-6, atol=1e-7)
+    np.testing.assert_allclose(y[64:72], np.arange(8) * 8 + 3.5, rtol=1e-7)
+    np.testing.assert_allclose(y[72:80], 5.25, rtol=1e-6)
