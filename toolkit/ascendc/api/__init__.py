@@ -89,7 +89,9 @@ STRUCTS: MappingProxyType = MappingProxyType({s.name: s for s in names.STRUCTS})
 #: every C++ name of a struct (aliases included) -> its definition
 STRUCT_NAMES: MappingProxyType = MappingProxyType(
     {n: s for s in names.STRUCTS for n in (s.name, *(f"{s.name.rsplit('::', 1)[0]}::{a}" for a in s.aliases))})
-NAMES: MappingProxyType = MappingProxyType({n.name: n for n in names.NAMES})
+#: the non-call names: names.NAMES and a family module's own ``NAMES`` (the C API register types)
+NAMES: MappingProxyType = MappingProxyType({n.name: n for n in (*names.NAMES, *(x for m in MODULES
+                                                                              for x in getattr(m, "NAMES", ())))})
 
 
 def families() -> list[Family]:

@@ -23,7 +23,7 @@ _HIF = ("rh", "rna")
 #: the C spellings of the element types in the names, and their C++ element types
 TYPES = {"float": "float", "half": "half", "bfloat16": "bfloat16_t", "int8": "int8_t", "uint8": "uint8_t",
          "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t",
-         "e4m3": "fp8_e4m3fn_t", "e5m2": "fp8_e5m2_t", "e4m3": "fp8_e4m3fn_t", "hif8": "hifloat8_t",
+         "e4m3": "fp8_e4m3fn_t", "e5m2": "fp8_e5m2_t", "hif8": "hifloat8_t",
          "e1m2x2": "fp4x2_e1m2_t", "e2m1x2": "fp4x2_e2m1_t", "int4x2": "int4x2_t"}
 NOT_EMULATED = frozenset({"e4m3", "e5m2", "hif8", "e1m2x2", "e2m1x2", "int4x2"})
 
