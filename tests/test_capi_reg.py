@@ -46,6 +46,11 @@ def documented(name):
     return [BY_NAME[t] for t in d.dtypes if t in BY_NAME]
 
 
+def pairs(names):
+    """(name, dtype) for every documented dtype of each name (a test per pair)."""
+    return [pytest.param(n, dt, id=f"{n}-{dt}") for n in names for dt in documented(n)]
+
+
 def exact(a, b):
     a, b = np.asarray(a), np.asarray(b)
     np.testing.assert_array_equal(a.view(f"u{a.dtype.itemsize}"), b.astype(a.dtype).view(f"u{a.dtype.itemsize}"))
@@ -62,21 +67,22 @@ def _ref(fn, a, b, dt):
     return fn(a.astype(np.int64), b.astype(np.int64)).astype(dt)          # wraps
 
 
-@pytest.mark.parametrize("name", sorted(BINARY))
-def test_binary_ops_on_every_documented_dtype(ctx, name):
-    for dt in documented(name):
-        a, b = values(dt, 1), values(dt, 2)
-        out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], r[1], full(dt)), [a, b], [dt, dt], [dt])
-        exact(out, _ref(BINARY[name], a, b, dt))
+@pytest.mark.parametrize("name, dt", pairs(sorted(BINARY)))
+def test_binary_ops_on_every_documented_dtype(ctx, name, dt):
+    a, b = values(dt, 1), values(dt, 2)
+    out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], r[1], full(dt)), [a, b], [dt, dt], [dt])
+    exact(out, _ref(BINARY[name], a, b, dt))
 
 
-@pytest.mark.parametrize("name, fn", [("asc_add_scalar", np.add), ("asc_mul_scalar", np.multiply),
-                                      ("asc_max_scalar", np.maximum), ("asc_min_scalar", np.minimum)])
-def test_scalar_ops_on_every_documented_dtype(ctx, name, fn):
-    for dt in documented(name):
-        a = values(dt, 3)
-        out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], 7, full(dt)), [a], [dt], [dt])
-        exact(out, _ref(fn, a, np.full_like(a, 7), dt))
+SCALAR = {"asc_add_scalar": np.add, "asc_mul_scalar": np.multiply, "asc_max_scalar": np.maximum,
+          "asc_min_scalar": np.minimum}
+
+
+@pytest.mark.parametrize("name, dt", pairs(sorted(SCALAR)))
+def test_scalar_ops_on_every_documented_dtype(ctx, name, dt):
+    a = values(dt, 3)
+    out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], 7, full(dt)), [a], [dt], [dt])
+    exact(out, _ref(SCALAR[name], a, np.full_like(a, 7), dt))
 
 
 def test_the_mask_zeroes_the_lanes_it_leaves_out(ctx):
@@ -90,35 +96,37 @@ CMP = {"eq": np.equal, "ne": np.not_equal, "gt": np.greater, "ge": np.greater_eq
        "le": np.less_equal}
 
 
-@pytest.mark.parametrize("op", sorted(CMP))
-def test_compares_and_select_on_every_documented_dtype(ctx, op):
-    """The predicate of a compare, read through asc_select (1 where set, 0 elsewhere)."""
-    for dt in documented(f"asc_{op}"):
-        a, b = values(dt, 4, -3, 3), values(dt, 5, -3, 3)
-        ones, zeros = np.ones(lanes(dt), dt), np.zeros(lanes(dt), dt)
+@pytest.mark.parametrize("name, dt", pairs(f"asc_{op}" for op in sorted(CMP)))
+def test_compares_and_select_on_every_documented_dtype(ctx, name, dt):
+    """The predicate of a compare (and of its _scalar form), read through asc_select (1 where set, 0 elsewhere)."""
+    op = CMP[name[4:]]
+    a, b = values(dt, 4, -3, 3), values(dt, 5, -3, 3)
+    ones, zeros = np.ones(lanes(dt), dt), np.zeros(lanes(dt), dt)
 
-        def body(r, o, scalar=False):
-            p = Reg.MaskReg()
-            if scalar:
-                getattr(C, f"asc_{op}_scalar")(p, r[0], 1, full(dt))
-            else:
-                getattr(C, f"asc_{op}")(p, r[0], r[1], full(dt))
-            C.asc_select(o[0], r[2], r[3], p)
-        out, = run(ctx, body, [a, b, ones, zeros], [dt] * 4, [dt])
-        exact(out, CMP[op](a, b).astype(dt))
-        out, = run(ctx, lambda r, o: body(r, o, True), [a, b, ones, zeros], [dt] * 4, [dt])
-        exact(out, CMP[op](a, np.ones_like(a)).astype(dt))
+    def body(r, o, scalar=False):
+        p = Reg.MaskReg()
+        if scalar:
+            getattr(C, f"{name}_scalar")(p, r[0], 1, full(dt))
+        else:
+            getattr(C, name)(p, r[0], r[1], full(dt))
+        C.asc_select(o[0], r[2], r[3], p)
+    out, = run(ctx, body, [a, b, ones, zeros], [dt] * 4, [dt])
+    exact(out, op(a, b).astype(dt))
+    out, = run(ctx, lambda r, o: body(r, o, True), [a, b, ones, zeros], [dt] * 4, [dt])
+    exact(out, op(a, np.ones_like(a)).astype(dt))
 
 
-@pytest.mark.parametrize("name, fn", [("asc_and", np.bitwise_and), ("asc_or", np.bitwise_or),
-                                      ("asc_xor", np.bitwise_xor)])
-def test_bitwise_ops(ctx, name, fn):
-    for dt in [I8, U8, I16, U16, I32, U32]:
-        a, b = values(dt, 6, 0, 120), values(dt, 7, 0, 120)
-        out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], r[1], full(dt)), [a, b], [dt, dt], [dt])
-        exact(out, fn(a, b))
-        out, = run(ctx, lambda r, o: C.asc_not(o[0], r[0], full(dt)), [a], [dt], [dt])
-        exact(out, np.invert(a))
+BITWISE = {"asc_and": np.bitwise_and, "asc_or": np.bitwise_or, "asc_xor": np.bitwise_xor}
+
+
+@pytest.mark.parametrize("name", sorted(BITWISE))
+@pytest.mark.parametrize("dt", [I8, U8, I16, U16, I32, U32])
+def test_bitwise_ops(ctx, name, dt):
+    a, b = values(dt, 6, 0, 120), values(dt, 7, 0, 120)
+    out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], r[1], full(dt)), [a, b], [dt, dt], [dt])
+    exact(out, BITWISE[name](a, b))
+    out, = run(ctx, lambda r, o: C.asc_not(o[0], r[0], full(dt)), [a], [dt], [dt])
+    exact(out, np.invert(a))
 
 
 def test_shifts_by_register_and_scalar(ctx):
@@ -129,13 +137,14 @@ def test_shifts_by_register_and_scalar(ctx):
     exact(out, a >> 2)                                     # signed: arithmetic
 
 
-@pytest.mark.parametrize("name, fn", [("asc_abs", np.abs), ("asc_neg", np.negative),
-                                      ("asc_relu", lambda x: np.maximum(x, 0))])
-def test_unary_ops_on_every_documented_dtype(ctx, name, fn):
-    for dt in documented(name):
-        a = values(dt, 9)
-        out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], full(dt)), [a], [dt], [dt])
-        exact(out, fn(a))
+UNARY = {"asc_abs": np.abs, "asc_neg": np.negative, "asc_relu": lambda x: np.maximum(x, 0)}
+
+
+@pytest.mark.parametrize("name, dt", pairs(sorted(UNARY)))
+def test_unary_ops_on_every_documented_dtype(ctx, name, dt):
+    a = values(dt, 9)
+    out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], full(dt)), [a], [dt], [dt])
+    exact(out, UNARY[name](a))
 
 
 def test_fused_ops_follow_their_formulas(ctx):
@@ -197,24 +206,30 @@ _SCALAR = {"asc_axpy", "asc_leakyrelu"}
 _BIN = {"asc_abs_sub", "asc_madd", "asc_prelu", "asc_div"}
 
 
-@pytest.mark.parametrize("name", sorted(EQUIV))
-def test_compute_names_run_their_reg_api(ctx, name):
+def _side_by_side(ctx, fn, name, dt, a, b):
+    def body(r, o):
+        m = full(dt)
+        if name in _SCALAR:
+            C.asc_copy(o[0], r[1], m)
+            fn(o[0], r[0], 0.5, m)
+        elif name in _BIN:
+            C.asc_copy(o[0], r[1], m)
+            fn(o[0], r[0], r[1], m)
+        else:
+            fn(o[0], r[0], m)
+    return run(ctx, body, [a, b], [dt, dt], [dt])[0], [i[0] for i in last_vf(ctx).instrs]
+
+
+@pytest.mark.parametrize("name, dt", pairs(sorted(EQUIV)))
+def test_compute_names_run_their_reg_api(ctx, name, dt):
     short, *targs = EQUIV[name]
     reg_fn = getattr(Reg, short)
     reg_fn = reg_fn[tuple(targs)] if targs else reg_fn
-    for dt in documented(name):
-        a, b = (np.abs(values(dt, 17)) + 1).astype(dt), (np.abs(values(dt, 18)) + 1).astype(dt)
-        outs = []
-        for fn in (getattr(C, name), reg_fn):
-            if name in _SCALAR:
-                body = lambda r, o, fn=fn: (C.asc_copy(o[0], r[1], full(dt)), fn(o[0], r[0], 0.5, full(dt)))  # noqa: E731
-            elif name in _BIN:
-                body = lambda r, o, fn=fn: (C.asc_copy(o[0], r[1], full(dt)), fn(o[0], r[0], r[1], full(dt)))  # noqa: E731
-            else:
-                body = lambda r, o, fn=fn: fn(o[0], r[0], full(dt))  # noqa: E731
-            outs.append((run(ctx, body, [a, b], [dt, dt], [dt])[0], [i[0] for i in last_vf(ctx).instrs]))
-        exact(outs[0][0], outs[1][0])
-        assert outs[0][1] == outs[1][1]
+    a, b = (np.abs(values(dt, 17)) + 1).astype(dt), (np.abs(values(dt, 18)) + 1).astype(dt)
+    got, got_ops = _side_by_side(ctx, getattr(C, name), name, dt, a, b)
+    want, want_ops = _side_by_side(ctx, reg_fn, name, dt, a, b)
+    exact(got, want)
+    assert got_ops == want_ops
 
 
 # -- conversions -----------------------------------------------------------------------------------
@@ -284,12 +299,13 @@ def test_the_part_suffix_places_the_narrow_elements(ctx):
 
 
 @pytest.mark.parametrize("name, fn", [("asc_rint", np.rint), ("asc_floor", np.floor), ("asc_ceil", np.ceil),
-                                      ("asc_trunc", np.trunc)])
-def test_same_type_roundings(ctx, name, fn):
-    for dt in (F16, F32, BF16):
-        x = np.linspace(-9.75, 9.75, lanes(dt)).astype(dt)
-        out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], full(dt)), [x], [dt], [dt])
-        exact(out, fn(x.astype(F64)))
+                                      ("asc_trunc", np.trunc),
+                                      ("asc_round", lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5))])
+@pytest.mark.parametrize("dt", [F16, F32, BF16])
+def test_same_type_roundings(ctx, name, fn, dt):
+    x = np.linspace(-9.75, 9.75, lanes(dt)).astype(dt)
+    out, = run(ctx, lambda r, o: getattr(C, name)(o[0], r[0], full(dt)), [x], [dt], [dt])
+    exact(out, fn(x.astype(F64)))
 
 
 def test_the_byte_float_conversions_are_refused(ctx):

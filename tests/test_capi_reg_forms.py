@@ -63,7 +63,7 @@ def program() -> str:
 def test_the_probe_calls_every_form():
     text = program()
     forms = sum(len(d.forms) for d in api.DEFINITIONS.values() if d.family.name.startswith("capi.reg"))
-    assert text.count(";\n") >= forms and forms > 700
+    assert text.count(";\n") >= forms > 700
     assert "v_fp8_e4m3fn_t" in text and "asc_float2half_rn_sat_v2(v_half, v_float, mk);" in text
 
 
@@ -72,5 +72,5 @@ def test_every_capi_reg_form_compiles(tmp_path):
     src = tmp_path / "capi_reg_forms.cpp"
     src.write_text(program())
     cmd = [*find_compiler(), "-std=c++20", "-fsyntax-only", f"-I{INCLUDE}", str(src)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-4000:]

@@ -134,5 +134,21 @@ def is_implemented(name: str) -> bool:
     return name in DEFINITIONS or name in STRUCT_NAMES or name in NAMES
 
 
-__all__ = ["ApiDef", "BY_ID", "DEFINITIONS", "Family", "Form", "MODULES", "NAMES", "NameDef", "STRUCTS", "STRUCT_NAMES", "StructDef",
-           "families", "implemented", "is_implemented", "lookup", "stable_id"]
+__all__ = [
+    "BY_ID",
+    "DEFINITIONS",
+    "MODULES",
+    "NAMES",
+    "STRUCTS",
+    "STRUCT_NAMES",
+    "ApiDef",
+    "Family",
+    "Form",
+    "NameDef",
+    "StructDef",
+    "families",
+    "implemented",
+    "is_implemented",
+    "lookup",
+    "stable_id",
+]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from toolkit.ascendc import capi_reg
 
 from . import reg_compute, reg_datamove, reg_mask, reg_relayout
-from .capi_reg import B, V, cm, cv, m, v
+from .capi_reg import B, cm, cv, m, v
 from .spec import Arg, Family, api, form, scalar, sref, tded
 
 FAMILY = Family("capi.reg.move", "", "capi_reg_move.h", capi_reg, doc_root="C-API/reg")
@@ -120,7 +120,7 @@ def _stores() -> list:
 
 
 def _others() -> list:
-    n_reg = lambda k: tuple(scalar("offset" if k == 1 else f"offset{j}", "uint32_t") for j in range(k))  # noqa: E731
+    n_reg = lambda k: tuple(scalar("offset" if k == 1 else f"offset{j}", "uint32_t") for j in range(k))
     out = [
         _e("asc_load", _LD, form(_TU, v("dst"), p()), reg="Load"),
         _e("asc_store", _ST, form(_TU, p("dst"), cv("src")), form(_TU, p("dst"), cv("src"), scalar("count", "uint32_t")),

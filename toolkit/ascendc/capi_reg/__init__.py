@@ -6,8 +6,8 @@ a, b, mask)`` on ``Reg.RegTensor`` / ``Reg.MaskReg`` objects)."""
 from __future__ import annotations
 
 from . import compute, convert, move
-from .compute import *  # noqa: F403
-from .convert import *  # noqa: F403
-from .move import *  # noqa: F403
+from .compute import *
+from .convert import *
+from .move import *
 
-__all__ = [*compute.__all__, *convert.__all__, *move.__all__]
+__all__ = [*compute.__all__, *convert.__all__, *move.__all__]  # noqa: PLE0604 (built from the tables)

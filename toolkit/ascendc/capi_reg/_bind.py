@@ -2,7 +2,8 @@
 template arguments the C name fixes (``asc_eq`` is ``Reg::Compare<CMPMODE::EQ>``)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def bind(name: str, api: Any, *targs: Any, note: str = "") -> Callable:

@@ -76,4 +76,4 @@ TABLE: list[tuple] = [
     ("asc_clear_ar_spr", Reg.ClearSpr, SpecialPurposeReg.AR),
 ]
 
-__all__ = export(globals(), TABLE)
+__all__ = export(globals(), TABLE)  # noqa: PLE0605 (the names of the table)

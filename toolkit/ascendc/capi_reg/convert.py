@@ -10,10 +10,17 @@ part (UNKNOWN). The 4- and 8-bit float and int4 conversions (fp8, fp4, hifloat8,
 refused when called: the Reg API has no host element type for them."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from toolkit.ascendc import regbase as Reg
-from toolkit.ascendc.regbase.types import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode
+from toolkit.ascendc.regbase.types import (
+    CastTrait,
+    MaskMergeMode,
+    RegLayout,
+    RoundMode,
+    SatMode,
+)
 
 ROUNDS = {"rn": RoundMode.CAST_RINT, "rna": RoundMode.CAST_ROUND, "rd": RoundMode.CAST_FLOOR,
           "ru": RoundMode.CAST_CEIL, "rz": RoundMode.CAST_TRUNC, "ro": RoundMode.CAST_ODD,

@@ -12,7 +12,8 @@ argument (``_1st``, ``_intlv``, unmasked ``asc_gather_datablock``) use an all-tr
 the innermost (offset0: the innermost loop, as the page's parameter table says)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
