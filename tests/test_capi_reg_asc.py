@@ -35,3 +35,45 @@ def test_the_programs_use_the_c_names_not_the_reg_api():
         names |= set(re.findall(r"\b(asc_\w+)\(", text))
         assert "Reg::" not in text and '#include "c_api/asc_simd.h"' in text
     assert len(names) >= 75
+
+
+REFUSED = r"""
+#include "acl/acl.h"
+#include "c_api/asc_simd.h"
+__simd_vf__ inline void F8VF(__ubuf__ float* x)
+{
+    vector_float a;
+    vector_fp8_e4m3fn_t b;
+    asc_loadalign(a, x);
+    asc_float2e4m3_rn(b, a, asc_create_mask_b32(PAT_ALL));
+}
+extern "C" __global__ __aicore__ void f8_kernel(GM_ADDR x)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 256);
+    AscendC::LocalTensor<float> t = b.Get<float>();
+    AscendC::Duplicate(t, 1.0f, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    F8VF((__ubuf__ float*)t.GetPhyAddr());
+}
+int main()
+{
+    void* d;
+    aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+    f8_kernel<<<1, nullptr, nullptr>>>((GM_ADDR)d);
+    return 0;
+}
+"""
+
+
+@needs_compiler
+def test_a_byte_float_conversion_is_refused_at_its_line(monkeypatch, tmp_path):
+    """An fp8 conversion compiles (the name exists) and stops the core with UNSUPPORTED_API at the call."""
+    monkeypatch.setenv("MIGRATE_CHECK_CACHE", str(tmp_path / "cache"))
+    src = tmp_path / "f8.asc"
+    src.write_text(REFUSED)
+    code, report = cli_json("run", str(src))
+    diag, = report["launches"][0]["diagnostics"]
+    assert code == 1 and diag["code"] == "UNSUPPORTED_API" and diag["line"] == 9
+    assert "fp8_e4m3fn_t are not emulated" in diag["message"]

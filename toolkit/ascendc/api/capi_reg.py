@@ -13,7 +13,7 @@ from dataclasses import replace
 from toolkit.ascendc import capi_reg
 
 from . import reg_compute, reg_fused, reg_logic, reg_mask, reg_relayout
-from .spec import Arg, Family, NameDef, api, form, scalar, tded
+from .spec import Arg, Family, NameDef, api, form, scalar, tded, thidden
 
 FAMILY = Family("capi.reg", "", "capi_reg.h", capi_reg, doc_root="C-API/reg")
 
@@ -48,16 +48,21 @@ def val(ctype: str = _ELEM, cast: str | None = "T") -> Arg:
     return scalar("value", ctype, cast)
 
 
-BIN = form(_T, v("dst"), cv("src0"), cv("src1"), cm())
-UN = form(_T, v("dst"), cv("src"), cm())
-SCA = form(_T, v("dst"), cv("src"), val(), cm())
-CMP = form(_T, m("dst"), cv("src0"), cv("src1"), cm())
-CMPS = form(_T, m("dst"), cv("src"), val(), cm())
+#: numeric forms take the element types with arithmetic only (not the byte containers of fp8 / fp4 / int4)
+_NUM = thidden("numeric_", "std::enable_if_t<__capi::numeric_v<T>, int>", "0")
+BIN = form(_T, _NUM, v("dst"), cv("src0"), cv("src1"), cm())
+UN = form(_T, _NUM, v("dst"), cv("src"), cm())
+SCA = form(_T, _NUM, v("dst"), cv("src"), val(), cm())
+CMP = form(_T, _NUM, m("dst"), cv("src0"), cv("src1"), cm())
+CMPS = form(_T, _NUM, m("dst"), cv("src"), val(), cm())
+#: the bit-exact forms (logic, select, squeeze, duplicate): every element type the pages list, byte containers too
+BITS2 = form(_T, v("dst"), cv("src0"), cv("src1"), cm())
+BITS1 = form(_T, v("dst"), cv("src"), cm())
 MBIN = form(m("dst"), cm("src0"), cm("src1"), cm())
 MUN = form(m("dst"), cm("src"), cm())
-WIDE = form(_TS, v("dst"), cv("src", VS), cm())            # dst and src types differ (reductions)
-CARRY = form(_T, m("carry"), v("dst"), cv("src0"), cv("src1"), cm())
-CARRY_IN = form(_T, m("carry"), v("dst"), cv("src0"), cv("src1"), cm("carry_src"), cm())
+WIDE = form(_TS, _NUM, v("dst"), cv("src", VS), cm())      # dst and src types differ (reductions)
+CARRY = form(_T, _NUM, m("carry"), v("dst"), cv("src0"), cv("src1"), cm())
+CARRY_IN = form(_T, _NUM, m("carry"), v("dst"), cv("src0"), cv("src1"), cm("carry_src"), cm())
 
 _I8_F = ("int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "half", "bfloat16_t", "float")
 _F = ("half", "float")
@@ -119,18 +124,18 @@ APIS = [
             form(tded("S"), v("dst", "vector_float"), cv("src0", VS), cv("src1", VS), cm()), reg="ExpSub", dtypes=_F,
             note=f"Reg::ExpSub<RegLayout::{lay}> (deprecated)") for n, lay in (("asc_exp_sub", "ZERO"),
                                                                             ("asc_exp_sub_v2", "ONE"))],
-    *[_e(f"asc_{n}", _LC, BIN, MBIN, reg=n.capitalize(), dtypes=("bool",) + _I8_F) for n in ("and", "or", "xor")],
-    _e("asc_not", _LC, UN, MUN, reg="Not", dtypes=("bool",) + _I8_F),
+    *[_e(f"asc_{n}", _LC, BITS2, MBIN, reg=n.capitalize(), dtypes=("bool",) + _I8_F) for n in ("and", "or", "xor")],
+    _e("asc_not", _LC, BITS1, MUN, reg="Not", dtypes=("bool",) + _I8_F),
     *[_e(f"asc_shift{d}", _LC, form(tded("T", "S"), v("dst"), cv("src0"), cv("src1", VS), cm()),
          reg=f"Shift{d.capitalize()}", dtypes=_INTS) for d in ("left", "right")],
     *[_e(f"asc_shift{d}_scalar", _LC, form(_T, v("dst"), cv("src"), val("int16_t", None), cm()),
          reg=f"Shift{d.capitalize()}s", dtypes=_INTS) for d in ("left", "right")],
     *[d for op in ("eq", "ne", "gt", "ge", "lt", "le") for d in _cmp(op)],
-    _e("asc_select", _CS, BIN, MBIN, reg="Select", dtypes=("bool",) + _I8_F),
-    _e("asc_squeeze", _CS, UN, reg="Squeeze", dtypes=_I8_F, note="Reg::Squeeze<NO_STORE_REG>"),
-    _e("asc_squeeze_with_status", _CS, UN, reg="Squeeze", dtypes=_I8_F,
+    _e("asc_select", _CS, BITS2, MBIN, reg="Select", dtypes=("bool",) + _I8_F),
+    _e("asc_squeeze", _CS, BITS1, reg="Squeeze", dtypes=_I8_F, note="Reg::Squeeze<NO_STORE_REG>"),
+    _e("asc_squeeze_with_status", _CS, BITS1, reg="Squeeze", dtypes=_I8_F,
        note="Reg::Squeeze<STORE_REG>: the kept bytes for asc_storeunalign_postupdate"),
-    _page("asc_squeeze_v2", f"{_CS}/asc_squeeze_deprecated", UN, reg="Squeeze", dtypes=_I8_F,
+    _page("asc_squeeze_v2", f"{_CS}/asc_squeeze_deprecated", BITS1, reg="Squeeze", dtypes=_I8_F,
           note="Reg::Squeeze<STORE_REG> (deprecated)"),
     *[_e(f"asc_pack_to_{p}", _DC, form(_TS, v("dst"), cv("src", VS)), form(m("dst"), cm("src")),
          reg="Pack", dtypes=("uint8_t", "uint16_t", "uint32_t"), note=f"Reg::Pack<HighLowPart::{h}>")
@@ -141,7 +146,7 @@ APIS = [
     *[_page(f"asc_unpack_{p}", f"{_DC}/asc_unpack", form(_TS, v("dst"), cv("src", VS)), reg="UnPack", dtypes=_INTS,
             note=f"Reg::UnPack<HighLowPart::{h}>") for p, h in (("lower", "LOWEST"), ("upper", "HIGHEST"))],
     _e("asc_unsqueeze", _DC, form(_T, v("dst"), cm()), reg="Unsqueeze", dtypes=_INTS),
-    _e("asc_duplicate", _DF, UN, reg="Duplicate", dtypes=_I8_F, note="Reg::Duplicate<HighLowPart::LOWEST>: lane 0"),
+    _e("asc_duplicate", _DF, BITS1, reg="Duplicate", dtypes=_I8_F, note="Reg::Duplicate<HighLowPart::LOWEST>: lane 0"),
     _e("asc_duplicate_scalar", _DF, form(_T, v("dst"), val(), cm()), form(_T, v("dst"), val()), reg="Duplicate",
        dtypes=_I8_F),
     *[_e(f"asc_{n}", _DR, form(_T, v("dst0"), v("dst1"), cv("src0"), cv("src1")), reg=r, dtypes=_I8_F)

@@ -112,8 +112,8 @@ def conversions() -> list[tuple[str, str, str, CastTrait, str]]:
 def _cast(name: str, src: str, dst: str, trait: CastTrait) -> Callable:
     if src in NOT_EMULATED or dst in NOT_EMULATED:
         def capi(dst_reg: Any, src_reg: Any, mask: Any) -> None:
-            raise NotImplementedError(f"{name}: conversions of {TYPES[src]} / {TYPES[dst]} are not emulated (the Reg "
-                                      "API has no host element type for 4- and 8-bit floats and int4)")
+            raise NotImplementedError(f"conversions of {TYPES[src]} / {TYPES[dst]} are not emulated (the Reg API "
+                                      "has no host element type for 4- and 8-bit floats and int4)")
     else:
         call = Reg.Cast[trait]
 

@@ -8,8 +8,11 @@
 
 // The 8- and 4-bit float and int4 element types: byte containers (their moves, bit logic, selects and
 // rearrangements are exact on the bits; arithmetic and conversions on them are refused by the emulator).
+namespace __capi {
+struct ByteType {};             // the base of the byte containers below
+}  // namespace __capi
 #define ASC_BYTE_TYPE(T)                                                  \
-    struct T {                                                            \
+    struct T : __capi::ByteType {                                         \
         uint8_t bits = 0;                                                 \
         T() = default;                                                    \
         constexpr explicit T(uint8_t b) : bits(b) {}                      \
@@ -31,6 +34,9 @@ ASC_DTYPE(fp4x2_e2m1_t, 2) ASC_DTYPE(fp4x2_e1m2_t, 2) ASC_DTYPE(int4x2_t, 2) ASC
 
 namespace __capi {
 template <class T> using V = ::AscendC::Reg::RegTensor<T>;
+// the element types with arithmetic (the numeric forms take these only, as the pages list them: a numeric
+// asc_* call on a byte-container register has no overload, as with the vendor's headers)
+template <class T> inline constexpr bool numeric_v = !std::is_base_of_v<ByteType, T>;
 }  // namespace __capi
 
 using vector_int8_t = AscendC::Reg::RegTensor<int8_t>;
