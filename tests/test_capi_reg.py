@@ -428,3 +428,12 @@ def test_update_addr_reg_follows_the_enclosing_loops(ctx):
                 offsets.append(C.asc_update_addr_reg_b32(1, 10).offset)
     _vf(body)
     assert offsets == [i * 10 + j for i in range(2) for j in range(3)]
+
+
+@pytest.mark.parametrize("suffix, fn", [("rn", np.rint), ("rd", np.floor), ("ru", np.ceil),
+                                        ("rna", lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5))])
+def test_float2int32_has_the_scalar_form_of_the_scalar_api(suffix, fn):
+    """C-API/scalar_compute's asc_float2int32_<round>(float) shares the name: one float in, an int out."""
+    for v in (2.5, -2.5, 0.5, -7.75, 3e9, -3e9):
+        want = int(np.clip(fn(np.float64(np.float32(v))), -2**31, 2**31 - 1))
+        assert getattr(C, f"asc_float2int32_{suffix}")(v) == want

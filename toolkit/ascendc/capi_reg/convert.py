@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from toolkit.ascendc import regbase as Reg
+from toolkit.ascendc.regbase.rounding import float_to_int
 from toolkit.ascendc.regbase.types import (
     CastTrait,
     MaskMergeMode,
@@ -124,6 +127,25 @@ def _cast(name: str, src: str, dst: str, trait: CastTrait) -> Callable:
     return capi
 
 
+#: names the scalar C API (C-API/scalar_compute) shares: ``int32_t asc_float2int32_rn(float value)`` too
+SCALAR_FORMS = ("asc_float2int32_rd", "asc_float2int32_rn", "asc_float2int32_rna", "asc_float2int32_ru")
+
+
+def _with_scalar_form(fn: Callable, trait: CastTrait) -> Callable:
+    """The register conversion, and the scalar one of the same name (one float, the same rounding and the
+    saturation of float -> int conversions): the scalar page's ``asc_float2int32_<round>(value)``."""
+    rname = trait.roundMode.name.replace("CAST_", "")
+
+    def capi(*args: Any) -> Any:
+        if len(args) == 1:
+            value = np.array([float(getattr(args[0], "value", args[0]))], np.float32)
+            return int(float_to_int(value, np.dtype(np.int32), rname, True)[0])
+        return fn(*args)
+    capi.__name__ = capi.__qualname__ = fn.__name__
+    capi.__doc__ = fn.__doc__ + "; with one float: the scalar conversion (C-API/scalar_compute)"
+    return capi
+
+
 def _truncate(name: str, mode: RoundMode) -> Callable:
     call = Reg.Truncate[mode]
 
@@ -137,6 +159,8 @@ def _truncate(name: str, mode: RoundMode) -> Callable:
 __all__: list[str] = []
 for _name, _src, _dst, _trait, _page in conversions():
     globals()[_name] = _cast(_name, _src, _dst, _trait)
+    if _name in SCALAR_FORMS:
+        globals()[_name] = _with_scalar_form(globals()[_name], _trait)
     __all__.append(_name)
 for _name, _mode in ROUNDINGS.items():
     globals()[_name] = _truncate(_name, _mode)

@@ -1104,11 +1104,17 @@ inline void asc_float2int16_rz_sat_v2(vector_int16_t& dst, const vector_float& s
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
 }
-// asc_float2int32_rd: Reg::Cast<int32_t, float, {UNKNOWN, NO_SAT, ZEROING, CAST_FLOOR}> (C-API/reg/data_type_convert/asc_float2int32.md)
+// asc_float2int32_rd: Reg::Cast<int32_t, float, {UNKNOWN, NO_SAT, ZEROING, CAST_FLOOR}>; int32_t (float): the scalar form (C-API/scalar_compute/asc_float2int32.md) (C-API/reg/data_type_convert/asc_float2int32.md)
 inline void asc_float2int32_rd(vector_int32_t& dst, const vector_float& src, const vector_bool& mask, ASC_SLP) {
     ASC_CALL(2089979088, "asc_float2int32_rd");
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
+}
+inline int32_t asc_float2int32_rd(float value, ASC_SLP) {
+    ASC_CALL(2089979088, "asc_float2int32_rd");
+    c.num(value);
+    __asc::Ret r = c.go();
+    return (int32_t)r.i();
 }
 // asc_float2int32_rd_sat: Reg::Cast<int32_t, float, {UNKNOWN, SAT, ZEROING, CAST_FLOOR}> (C-API/reg/data_type_convert/asc_float2int32.md)
 inline void asc_float2int32_rd_sat(vector_int32_t& dst, const vector_float& src, const vector_bool& mask, ASC_SLP) {
@@ -1116,11 +1122,17 @@ inline void asc_float2int32_rd_sat(vector_int32_t& dst, const vector_float& src,
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
 }
-// asc_float2int32_rn: Reg::Cast<int32_t, float, {UNKNOWN, NO_SAT, ZEROING, CAST_RINT}> (C-API/reg/data_type_convert/asc_float2int32.md)
+// asc_float2int32_rn: Reg::Cast<int32_t, float, {UNKNOWN, NO_SAT, ZEROING, CAST_RINT}>; int32_t (float): the scalar form (C-API/scalar_compute/asc_float2int32.md) (C-API/reg/data_type_convert/asc_float2int32.md)
 inline void asc_float2int32_rn(vector_int32_t& dst, const vector_float& src, const vector_bool& mask, ASC_SLP) {
     ASC_CALL(110271630, "asc_float2int32_rn");
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
+}
+inline int32_t asc_float2int32_rn(float value, ASC_SLP) {
+    ASC_CALL(110271630, "asc_float2int32_rn");
+    c.num(value);
+    __asc::Ret r = c.go();
+    return (int32_t)r.i();
 }
 // asc_float2int32_rn_sat: Reg::Cast<int32_t, float, {UNKNOWN, SAT, ZEROING, CAST_RINT}> (C-API/reg/data_type_convert/asc_float2int32.md)
 inline void asc_float2int32_rn_sat(vector_int32_t& dst, const vector_float& src, const vector_bool& mask, ASC_SLP) {
@@ -1128,11 +1140,17 @@ inline void asc_float2int32_rn_sat(vector_int32_t& dst, const vector_float& src,
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
 }
-// asc_float2int32_rna: Reg::Cast<int32_t, float, {UNKNOWN, NO_SAT, ZEROING, CAST_ROUND}> (C-API/reg/data_type_convert/asc_float2int32.md)
+// asc_float2int32_rna: Reg::Cast<int32_t, float, {UNKNOWN, NO_SAT, ZEROING, CAST_ROUND}>; int32_t (float): the scalar form (C-API/scalar_compute/asc_float2int32.md) (C-API/reg/data_type_convert/asc_float2int32.md)
 inline void asc_float2int32_rna(vector_int32_t& dst, const vector_float& src, const vector_bool& mask, ASC_SLP) {
     ASC_CALL(1204620349, "asc_float2int32_rna");
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
+}
+inline int32_t asc_float2int32_rna(float value, ASC_SLP) {
+    ASC_CALL(1204620349, "asc_float2int32_rna");
+    c.num(value);
+    __asc::Ret r = c.go();
+    return (int32_t)r.i();
 }
 // asc_float2int32_rna_sat: Reg::Cast<int32_t, float, {UNKNOWN, SAT, ZEROING, CAST_ROUND}> (C-API/reg/data_type_convert/asc_float2int32.md)
 inline void asc_float2int32_rna_sat(vector_int32_t& dst, const vector_float& src, const vector_bool& mask, ASC_SLP) {
@@ -1140,11 +1158,17 @@ inline void asc_float2int32_rna_sat(vector_int32_t& dst, const vector_float& src
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
 }
-// asc_float2int32_ru: Reg::Cast<int32_t, float, {UNKNOWN, NO_SAT, ZEROING, CAST_CEIL}> (C-API/reg/data_type_convert/asc_float2int32.md)
+// asc_float2int32_ru: Reg::Cast<int32_t, float, {UNKNOWN, NO_SAT, ZEROING, CAST_CEIL}>; int32_t (float): the scalar form (C-API/scalar_compute/asc_float2int32.md) (C-API/reg/data_type_convert/asc_float2int32.md)
 inline void asc_float2int32_ru(vector_int32_t& dst, const vector_float& src, const vector_bool& mask, ASC_SLP) {
     ASC_CALL(1838314803, "asc_float2int32_ru");
     __asc::put(c, dst); __asc::put(c, src); __asc::put(c, mask);
     c.go();
+}
+inline int32_t asc_float2int32_ru(float value, ASC_SLP) {
+    ASC_CALL(1838314803, "asc_float2int32_ru");
+    c.num(value);
+    __asc::Ret r = c.go();
+    return (int32_t)r.i();
 }
 // asc_float2int32_ru_sat: Reg::Cast<int32_t, float, {UNKNOWN, SAT, ZEROING, CAST_CEIL}> (C-API/reg/data_type_convert/asc_float2int32.md)
 inline void asc_float2int32_ru_sat(vector_int32_t& dst, const vector_float& src, const vector_bool& mask, ASC_SLP) {
