@@ -7,7 +7,13 @@ when called (the Reg API does not emulate those types)."""
 from __future__ import annotations
 
 from toolkit.ascendc import capi_reg
-from toolkit.ascendc.capi_reg.convert import NOT_EMULATED, ROUNDINGS, SCALAR_FORMS, TYPES, conversions
+from toolkit.ascendc.capi_reg.convert import (
+    NOT_EMULATED,
+    ROUNDINGS,
+    SCALAR_FORMS,
+    TYPES,
+    conversions,
+)
 
 from . import reg_compute
 from .capi_reg import cm, cv, v
