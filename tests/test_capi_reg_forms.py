@@ -39,7 +39,7 @@ def _arg(a: spec.Arg, decls: dict) -> str:
     if a.kind == spec.AREG:
         return "ar"
     if a.kind in (spec.UB, spec.UBREF):
-        return "pf"
+        return "(pf + 0)" if a.ctype.endswith("&&") else "pf"          # a pointer expression (an rvalue)
     if a.kind == spec.SREF:
         return "u32"
     if a.ctype == "MEM_TYPE":

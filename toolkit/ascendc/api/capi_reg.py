@@ -143,7 +143,8 @@ APIS = [
     *[_page(n, f"{_DC}/asc_pack_deprecated", form(_TS, v("dst"), cv("src", VS)), reg="Pack",
             dtypes=("uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t"), note=f"Reg::Pack<HighLowPart::{h}>")
       for n, h in (("asc_pack", "LOWEST"), ("asc_pack_v2", "HIGHEST"))],
-    *[_page(f"asc_unpack_{p}", f"{_DC}/asc_unpack", form(_TS, v("dst"), cv("src", VS)), reg="UnPack", dtypes=_INTS,
+    *[_page(f"asc_unpack_{p}", f"{_DC}/asc_unpack", form(_TS, v("dst"), cv("src", VS)), form(m("dst"), cm("src")),
+            reg="UnPack", dtypes=_INTS,
             note=f"Reg::UnPack<HighLowPart::{h}>") for p, h in (("lower", "LOWEST"), ("upper", "HIGHEST"))],
     _e("asc_unsqueeze", _DC, form(_T, v("dst"), cm()), reg="Unsqueeze", dtypes=_INTS),
     _e("asc_duplicate", _DF, BITS1, reg="Duplicate", dtypes=_I8_F, note="Reg::Duplicate<HighLowPart::LOWEST>: lane 0"),

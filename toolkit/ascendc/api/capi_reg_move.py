@@ -135,7 +135,10 @@ def _others() -> list:
            reg="StoreUnAlign"),
         _e("asc_storeunalign_postupdate", _ST, form(_TU, p("dst"), _US, cv("src1")),
            form(_U, pr("dst"), _US, cm("src1")), form(_TU, pr("dst"), _US, cv("src1"), scalar("count", "uint32_t")),
-           form(_TU, p("dst"), _US, cv("src1"), ar("count", ref=True)), reg="StoreUnAlign"),
+           form(_TU, Arg("ubref", "dst", "__ubuf__ U*&&"), _US, cv("src1"), scalar("count", "uint32_t")),
+           form(_TU, p("dst"), _US, cv("src1"), ar("count", ref=True)), reg="StoreUnAlign",
+           note="Reg::StoreUnAlign (AR form after a squeeze, MaskReg, count (also on a pointer expression, as "
+           "the page's example writes it: the moved address is dropped) or AddrReg)"),
         _e("asc_storeunalign_post", _ST, form(_U, p("dst"), _USC), form(_U, p("dst"), _USC, i32()),
            form(_U, p("dst"), _USC, ar()), reg="StoreUnAlignPost"),
         _e("asc_storeunalign_post_postupdate", _ST, form(_U, pr("dst"), _USC, i32()), reg="StoreUnAlignPost"),

@@ -444,9 +444,19 @@ void asc_unpack_lower(__capi::V<T>& dst, const __capi::V<S>& src, ASC_SLP) {
     __asc::put(c, dst); __asc::put(c, src);
     c.go();
 }
+inline void asc_unpack_lower(vector_bool& dst, const vector_bool& src, ASC_SLP) {
+    ASC_CALL(1700250439, "asc_unpack_lower");
+    __asc::put(c, dst); __asc::put(c, src);
+    c.go();
+}
 // asc_unpack_upper: Reg::UnPack<HighLowPart::HIGHEST> (C-API/reg/data_compress/asc_unpack.md)
 template <class T, class S>
 void asc_unpack_upper(__capi::V<T>& dst, const __capi::V<S>& src, ASC_SLP) {
+    ASC_CALL(1109140678, "asc_unpack_upper");
+    __asc::put(c, dst); __asc::put(c, src);
+    c.go();
+}
+inline void asc_unpack_upper(vector_bool& dst, const vector_bool& src, ASC_SLP) {
     ASC_CALL(1109140678, "asc_unpack_upper");
     __asc::put(c, dst); __asc::put(c, src);
     c.go();

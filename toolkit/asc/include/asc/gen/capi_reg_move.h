@@ -717,7 +717,7 @@ void asc_storeunalign(__ubuf__ U* dst, vector_store_unalign& src0, const __capi:
     __asc::put_ub(c, dst); __asc::put(c, src0); __asc::put(c, src1); c.num(count);
     c.go();
 }
-// asc_storeunalign_postupdate: Reg::StoreUnAlign (C-API/reg/reg_store/asc_storeunalign_postupdate.md)
+// asc_storeunalign_postupdate: Reg::StoreUnAlign (AR form after a squeeze, MaskReg, count (also on a pointer expression, as the page's example writes it: the moved address is dropped) or AddrReg) (C-API/reg/reg_store/asc_storeunalign_postupdate.md)
 template <class T, class U>
 void asc_storeunalign_postupdate(__ubuf__ U* dst, vector_store_unalign& src0, const __capi::V<T>& src1, ASC_SLP) {
     ASC_CALL(85411198, "asc_storeunalign_postupdate");
@@ -733,6 +733,13 @@ void asc_storeunalign_postupdate(__ubuf__ U*& dst, vector_store_unalign& src0, c
 }
 template <class T, class U>
 void asc_storeunalign_postupdate(__ubuf__ U*& dst, vector_store_unalign& src0, const __capi::V<T>& src1, uint32_t count, ASC_SLP) {
+    ASC_CALL(85411198, "asc_storeunalign_postupdate");
+    __asc::put_ubref(c, dst); __asc::put(c, src0); __asc::put(c, src1); c.num(count);
+    __asc::Ret r = c.go();
+    __asc::set_ubref(dst, r, 0);
+}
+template <class T, class U>
+void asc_storeunalign_postupdate(__ubuf__ U*&& dst, vector_store_unalign& src0, const __capi::V<T>& src1, uint32_t count, ASC_SLP) {
     ASC_CALL(85411198, "asc_storeunalign_postupdate");
     __asc::put_ubref(c, dst); __asc::put(c, src0); __asc::put(c, src1); c.num(count);
     __asc::Ret r = c.go();
