@@ -79,7 +79,7 @@ def _result(f: Form) -> list[str]:
     ret = f.ret
     if ret == "void":
         pass
-    elif ret in ("MaskReg", "AddrReg"):
+    elif ret in ("MaskReg", "AddrReg", "vector_bool", "addr_reg"):       # (the C API spells them so)
         out.append(f"return {ret}::adopt(r.i({k0}));")
     elif ret == "bool":
         out.append(f"return r.i({k0}) != 0;")

@@ -121,13 +121,6 @@ def _bits(short: str, body: str, *args, ret: str = "int64_t") -> object:
     return api(FAMILY, short, None, form(*args, ret=ret, native=body), doc=f"scalar_compute/{short}.md")
 
 
-def _f2i(mode: str, rm: str) -> object:
-    return api(FAMILY, f"asc_float2int32_{mode}", None,
-               form(scalar("value", "float"), ret="int32_t",
-                    native=f"return AscendC::Cast<float, int32_t, AscendC::RoundMode::{rm}>(value);"),
-               doc="scalar_compute/asc_float2int32.md")
-
-
 _SCALAR = [
     *(_scalar_atomic(n) for n in C.SCALAR_ATOMICS),
     api(FAMILY, "asc_store_dev", None, form(tded("T"), gm("addr"), scalar("value", "T"),
@@ -142,7 +135,7 @@ _SCALAR = [
     _bits("asc_sflbits", "return AscendC::CountBitsCntSameAsSignBit(value);", scalar("value", "int64_t")),
     _bits("asc_set_nthbit", "return bits | (1ull << (idx & 63));", *_BITS, ret="uint64_t"),
     _bits("asc_clear_nthbit", "return bits & ~(1ull << (idx & 63));", *_BITS, ret="uint64_t"),
-    _f2i("rd", "CAST_FLOOR"), _f2i("rn", "CAST_RINT"), _f2i("rna", "CAST_ROUND"), _f2i("ru", "CAST_CEIL"),
+    # asc_float2int32_{rd,rn,rna,ru}: their scalar form is declared with the register forms (capi_reg_cvt)
 ]
 
 APIS = [*_SYNC, *_SYS, *_ATOMIC, *_SCALAR]

@@ -4,3 +4,4 @@
 #pragma once
 #include "kernel_operator.h"
 #include "asc/capi.h"
+#include "asc/capireg.h"

@@ -421,11 +421,3 @@ inline int64_t asc_sflbits(int64_t value, const ::__asc::SL& = ::__asc::SL::curr
 inline uint64_t asc_set_nthbit(uint64_t bits, int64_t idx, const ::__asc::SL& = ::__asc::SL::current()) { return bits | (1ull << (idx & 63)); }
 // asc_clear_nthbit (C-API/scalar_compute/asc_clear_nthbit.md)
 inline uint64_t asc_clear_nthbit(uint64_t bits, int64_t idx, const ::__asc::SL& = ::__asc::SL::current()) { return bits & ~(1ull << (idx & 63)); }
-// asc_float2int32_rd (C-API/scalar_compute/asc_float2int32.md)
-inline int32_t asc_float2int32_rd(float value, const ::__asc::SL& = ::__asc::SL::current()) { return AscendC::Cast<float, int32_t, AscendC::RoundMode::CAST_FLOOR>(value); }
-// asc_float2int32_rn (C-API/scalar_compute/asc_float2int32.md)
-inline int32_t asc_float2int32_rn(float value, const ::__asc::SL& = ::__asc::SL::current()) { return AscendC::Cast<float, int32_t, AscendC::RoundMode::CAST_RINT>(value); }
-// asc_float2int32_rna (C-API/scalar_compute/asc_float2int32.md)
-inline int32_t asc_float2int32_rna(float value, const ::__asc::SL& = ::__asc::SL::current()) { return AscendC::Cast<float, int32_t, AscendC::RoundMode::CAST_ROUND>(value); }
-// asc_float2int32_ru (C-API/scalar_compute/asc_float2int32.md)
-inline int32_t asc_float2int32_ru(float value, const ::__asc::SL& = ::__asc::SL::current()) { return AscendC::Cast<float, int32_t, AscendC::RoundMode::CAST_CEIL>(value); }
