@@ -185,6 +185,7 @@ NAMES = [NameDef(f"vector_{t}", "alias", "capireg.h: AscendC::Reg::RegTensor<" +
     NameDef("vector_load_unalign", "alias", "capireg.h: AscendC::Reg::UnalignRegForLoad", doc=_TYPES_PAGE),
     NameDef("vector_store_unalign", "alias", "capireg.h: AscendC::Reg::UnalignRegForStore", doc=_TYPES_PAGE),
     NameDef("addr_reg", "alias", "capireg.h: AscendC::Reg::AddrReg", doc=_TYPES_PAGE),
+    NameDef("ASC_BYTE_TYPE", "macro", "capireg.h: declares the 8-bit byte-container element types", doc=_TYPES_PAGE),
     NameDef("iter_reg", "alias", "capireg.h: the older name of addr_reg",
             doc="C-API/reg/reg_data_types/asc_create_iter_reg_deprecated.md"),
 ]
