@@ -121,7 +121,7 @@ _HL_EXP = tuple(form(ttype("T", None), tnamed("taylorExpandLevel", "uint8_t", No
                 for tmp in ((local("sharedTmpBuffer", "uint8_t"),), ()))
 _HL_AXPY = (form(*tded("T", "U"), tnamed("isReuseSource", "bool", "false"), local("dstTensor"), local("srcTensor", "U"),
                  scalar("scalarValue", "const __asc::nodeduce_t<U>&", "U"), local("sharedTmpBuffer", "uint8_t"),
-                 scalar("calCount", "const uint32_t"), doc=f"{_HL}/Axpy接口/Axpy.md"),)
+                 scalar("calCount", "const uint32_t"), doc=f"{_HL}/Axpy接口/Axpy-80.md"),)
 
 
 def _with_forms(d, *forms, note: str = ""):
