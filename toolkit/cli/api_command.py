@@ -47,7 +47,8 @@ def add_notes(report: dict) -> None:
 
 
 @cli.command("api")
-@click.option("--json", "json_path", type=str, default=None, help="write the report as JSON to PATH ('-' = stdout)")
+@click.option("--json", "json_path", type=str, default=None, is_flag=False, flag_value="-",
+              help="write the report as JSON to PATH (no PATH or '-' = stdout)")
 @click.option("--missing", is_flag=True, help="list the in-scope names not implemented yet (instead of the forms)")
 @click.option("--family", "family", type=str, default=None, help="only the families whose path contains TEXT")
 def api_command(json_path, missing, family) -> int:
