@@ -57,6 +57,7 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "EngineType", se.EngineType, "int"),
     ("AscendC", "KernelMode", se.KernelMode, "int"),
     ("AscendC", "DataFormat", se.DataFormat, "uint8_t"),
+    ("AscendC", "TensorDataType", se.TensorDataType, "int"),   # high-level host queries (ge::DataType values)
     ("AscendC", "PaddingMode", PaddingMode, "uint8_t"),
     ("AscendC", "DataCopyMVType", DataCopyMVType, "uint8_t"),      # helper capimisc: SetLoopModePara
     # ---- MemBase breadth (helper bmem)

@@ -68,3 +68,49 @@ class DataFormat(Enum):
     NCHW = 2
     NC1HWC0 = 3
     NHWC = 4
+
+
+class TensorDataType(Enum):
+    """The element type argument of the high-level APIs' host-side queries (GetSortMaxMinTmpSize,
+    GetReduce*MaxMinTmpSize, GetTopKMaxMinTmpSize ...). Its page is not in the reference copy; the
+    enumerators and values are assumed to be ge::DataType's (graph/types.h of CANN, which the
+    high-level tiling headers alias), so a host that passes ``static_cast<TensorDataType>(ge::DT_FLOAT)``
+    gets the same member."""
+
+    DT_FLOAT = 0
+    DT_FLOAT16 = 1
+    DT_INT8 = 2
+    DT_INT32 = 3
+    DT_UINT8 = 4
+    DT_INT16 = 6
+    DT_UINT16 = 7
+    DT_UINT32 = 8
+    DT_INT64 = 9
+    DT_UINT64 = 10
+    DT_DOUBLE = 11
+    DT_BOOL = 12
+    DT_COMPLEX64 = 16
+    DT_COMPLEX128 = 17
+    DT_BF16 = 27
+    DT_UNDEFINED = 28
+    DT_INT4 = 29
+    DT_COMPLEX32 = 33
+    DT_HIFLOAT8 = 34
+    DT_FLOAT8_E5M2 = 35
+    DT_FLOAT8_E4M3FN = 36
+    DT_FLOAT8_E8M0 = 37
+    DT_FLOAT4_E2M1 = 40
+    DT_FLOAT4_E1M2 = 41
+
+
+#: bytes per element of a TensorDataType (the sub-byte types round up to 1; used by host-side size queries)
+TENSOR_DATA_TYPE_BYTES = {
+    TensorDataType.DT_FLOAT: 4, TensorDataType.DT_FLOAT16: 2, TensorDataType.DT_INT8: 1,
+    TensorDataType.DT_INT32: 4, TensorDataType.DT_UINT8: 1, TensorDataType.DT_INT16: 2,
+    TensorDataType.DT_UINT16: 2, TensorDataType.DT_UINT32: 4, TensorDataType.DT_INT64: 8,
+    TensorDataType.DT_UINT64: 8, TensorDataType.DT_DOUBLE: 8, TensorDataType.DT_BOOL: 1,
+    TensorDataType.DT_COMPLEX64: 8, TensorDataType.DT_COMPLEX128: 16, TensorDataType.DT_BF16: 2,
+    TensorDataType.DT_UNDEFINED: 0, TensorDataType.DT_INT4: 1, TensorDataType.DT_COMPLEX32: 4,
+    TensorDataType.DT_HIFLOAT8: 1, TensorDataType.DT_FLOAT8_E5M2: 1, TensorDataType.DT_FLOAT8_E4M3FN: 1,
+    TensorDataType.DT_FLOAT8_E8M0: 1, TensorDataType.DT_FLOAT4_E2M1: 1, TensorDataType.DT_FLOAT4_E1M2: 1,
+}
