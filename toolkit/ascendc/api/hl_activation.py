@@ -70,8 +70,6 @@ NAMES = [
     NameDef("AscendC::SOFTMAX_DEFAULT_CFG", "constant", _HAND, None, "高阶API/激活函数/SoftMax接口/SoftMax.md"),
     NameDef("AscendC::SoftMaxTiling", "alias", f"{_HAND}: the kernel-side name of tiling::SoftMaxTiling"),
     NameDef("AscendC::LogSoftMaxTiling", "alias", f"{_HAND}: the kernel-side name of tiling::LogSoftMaxTiling"),
-    NameDef("AscendC::TensorDataType", "type", "enums.h: ge::DataType's enumerators and values (assumed; the page "
-            "is not in the reference copy)", None, "高阶API/数据结构/TensorDataType.md"),
     *(NameDef(f"AscendC::TensorShape::{m}", "method", f"{_HAND}: C++ only (the host code's shape arithmetic)")
       for m in ("GetDims", "GetDimNum", "GetDim", "SetDimNum", "SetDim", "GetShapeSize")),
 ]
