@@ -58,6 +58,7 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "KernelMode", se.KernelMode, "int"),
     ("AscendC", "DataFormat", se.DataFormat, "uint8_t"),
     ("AscendC", "TensorDataType", se.TensorDataType, "int"),   # high-level host queries (ge::DataType values)
+    ("AscendC", "ReducePattern", se.ReducePattern, "uint32_t"),   # high-level reductions (hlreduce)
     ("AscendC", "PaddingMode", PaddingMode, "uint8_t"),
     ("AscendC", "DataCopyMVType", DataCopyMVType, "uint8_t"),      # helper capimisc: SetLoopModePara
     # ---- MemBase breadth (helper bmem)

@@ -103,6 +103,31 @@ class TensorDataType(Enum):
     DT_FLOAT4_E1M2 = 41
 
 
+
+class ReducePattern(Enum):
+    """The reduce axes of the high-level reductions' host queries (GetReduce*MaxMinTmpSize) and of
+    NormalizeConfig: one letter per dimension, A a kept (normal) axis, R a reduced one. The kernels take the
+    pattern as a type (``AscendC::Pattern::Reduce::AR``) whose ``ID`` is this value; AR and RA are the
+    supported ones."""
+
+    AR = 0
+    RA = 1
+    R = 2
+    ARA = 3
+    ARAR = 4
+    ARARA = 5
+    ARARAR = 6
+    ARARARA = 7
+    ARARARAR = 8
+    ARARARARA = 9
+    RAR = 10
+    RARA = 11
+    RARAR = 12
+    RARARA = 13
+    RARARAR = 14
+    RARARARA = 15
+
+
 #: bytes per element of a TensorDataType (the sub-byte types round up to 1; used by host-side size queries)
 TENSOR_DATA_TYPE_BYTES = {
     TensorDataType.DT_FLOAT: 4, TensorDataType.DT_FLOAT16: 2, TensorDataType.DT_INT8: 1,

@@ -43,12 +43,31 @@ _MAXMIN_OPS = ("RV_PSET", "RV_VDUP", "RV_VMAX", "RV_VMIN", "RV_VSEL", "RV_VCMP",
                "RV_VSTAS", "RV_PLT", "RV_PMOV", "RV_VLD", "RV_VSLDB", "RV_VLOOP")
 
 
+#: the high-level ReduceMax / ReduceMin / ReduceSum<T, pattern, isReuseSource> (高阶API/归约操作) share the basic
+#: names: their forms are added here with their own pages (hl_reduce; the Python function tells them apart)
+_HL_PAGES = {"ReduceMax": "ReduceMax接口/ReduceMax-91.md", "ReduceMin": "ReduceMin接口/ReduceMin-92.md",
+             "ReduceSum": "ReduceSum接口/ReduceSum-90.md"}
+
+
+def _hl(short: str) -> tuple:
+    from .hl_reduce import pattern_forms
+    return pattern_forms(f"高阶API/归约操作/{_HL_PAGES[short]}")
+
+
+def _hl_note(short: str) -> str:
+    from toolkit.ascendc.highlevel.reduce_pattern import OPS
+    from .hl_reduce import PATTERN_NOTE
+    return (f"high-level form <T, pattern, isReuseSource> ({', '.join(OPS[short][1])}): "
+            + PATTERN_NOTE.format(op=OPS[short][0]))
+
+
 def _maxmin(short: str):
     return api(FAMILY, short, getattr(MB, short),
                form(*T, *_WORK, scalar("count", "int32_t"), *_CAL),
                form(*T, *_WORK, u64arr(), *_L0W, *_CAL), form(*T, *_WORK, scalar("mask", "int32_t"), *_L0W, *_CAL),
-               opcodes=_MAXMIN_OPS, dtypes=dt("int16_t uint16_t half int32_t uint32_t float int64_t uint64_t"),
-               doc=f"{_R}/{short}.md")
+               *_hl(short), opcodes=_MAXMIN_OPS,
+               dtypes=dt("int16_t uint16_t half int32_t uint32_t float int64_t uint64_t"),
+               doc=f"{_R}/{short}.md", note=_hl_note(short))
 
 
 APIS = [
@@ -70,8 +89,8 @@ APIS = [
     _maxmin("ReduceMin"),
     api(FAMILY, "ReduceSum", MB.ReduceSum,
         form(*T, SET, *_WORK, scalar("count", "int32_t")),
-        form(*T, *_WORK, u64arr(), *_L0W), form(*T, *_WORK, scalar("mask", "int32_t"), *_L0W),
-        opcodes=("RV_VLD", "RV_VSLDB", "RV_VCADD", "RV_VSTUI", "RV_VSTAS", "RV_PLT", "RV_PMOV", "RV_VLOOP", "RV_MEMBAR"),
+        form(*T, *_WORK, u64arr(), *_L0W), form(*T, *_WORK, scalar("mask", "int32_t"), *_L0W), *_hl("ReduceSum"),
+        note=_hl_note("ReduceSum"), opcodes=("RV_VLD", "RV_VSLDB", "RV_VCADD", "RV_VSTUI", "RV_VSTAS", "RV_PLT", "RV_PMOV", "RV_VLOOP", "RV_MEMBAR"),
         dtypes=dt("half float int32_t uint32_t int64_t uint64_t"), doc=f"{_R}/ReduceSum.md"),
     api(FAMILY, "GetReduceRepeatSumSpr", MB.GetReduceRepeatSumSpr, form(ttype("T", None), ret="T"),
         dtypes=dt("half float"), doc="归约计算辅助配置接口/GetReduceRepeatSumSpr(ISASI).md"),

@@ -324,6 +324,26 @@ def GetReduceRepeatSumSpr(T: Any) -> Any:
     return float(ctx.ub.data[addr:addr + dt.itemsize].view(dt)[0])
 
 
-ReduceMax = MemBaseApi(_maxmin(ReduceType.MAX, "ReduceMax"), "ReduceMax", batchable=False)   # reads UB per core
-ReduceMin = MemBaseApi(_maxmin(ReduceType.MIN, "ReduceMin"), "ReduceMin", batchable=False)
-ReduceSum = MemBaseApi(_reduce_sum, "ReduceSum", batchable=False)
+class _WithPattern(MemBaseApi):
+    """The basic API and the high-level ``<T, pattern, isReuseSource>`` form of the same C++ name (高阶API/归约操作,
+    toolkit.ascendc.highlevel.reduce_pattern): a ``pattern`` template argument or keyword selects the latter."""
+
+    def _hl(self):
+        from toolkit.ascendc.highlevel.reduce_pattern import BY_NAME
+        return BY_NAME[self.__name__]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if "pattern" in kwargs:
+            return self._hl()(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
+
+    def __getitem__(self, targs: Any):
+        key = targs if isinstance(targs, tuple) else (targs,)
+        if any(getattr(a, "name", None) == "pattern" for a in key):
+            return self._hl()[targs]
+        return super().__getitem__(targs)
+
+
+ReduceMax = _WithPattern(_maxmin(ReduceType.MAX, "ReduceMax"), "ReduceMax", batchable=False)   # reads UB per core
+ReduceMin = _WithPattern(_maxmin(ReduceType.MIN, "ReduceMin"), "ReduceMin", batchable=False)
+ReduceSum = _WithPattern(_reduce_sum, "ReduceSum", batchable=False)

@@ -75,6 +75,8 @@ public:
     template <class T> Call& ref(const T& v) { return tag(T_REF | ((i64)dtype_v<T> << 8), (i64)v); }
     Call& u64arr(const unsigned long long* m) { return tag(T_U64ARR, (i64)m[0]).w((i64)m[1]); }
     Call& u64arr(const unsigned long* m) { return tag(T_U64ARR, (i64)m[0]).w((i64)m[1]); }
+    // two uint32_t (the high-level reductions' srcShape[], PhiloxKey): sent as a U64ARR pair
+    Call& u64arr(const unsigned int* m) { return tag(T_U64ARR, (i64)m[0]).w((i64)m[1]); }
     int api_id() const { return api_id_; }
     Ret go();                   // run the call; throws __asc::Abort if the emulated core stopped
 private:

@@ -70,6 +70,8 @@ namespace AscendC { enum class DataFormat : uint8_t { ND = 0, NZ = 1, NCHW = 2, 
 namespace __asc { template <> struct enum_id<AscendC::DataFormat> { static constexpr int value = 531879299; }; }
 namespace AscendC { enum class TensorDataType : int { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_COMPLEX32 = 33, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_FLOAT8_E8M0 = 37, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41 }; }
 namespace __asc { template <> struct enum_id<AscendC::TensorDataType> { static constexpr int value = 655390489; }; }
+namespace AscendC { enum class ReducePattern : uint32_t { AR = 0, RA = 1, R = 2, ARA = 3, ARAR = 4, ARARA = 5, ARARAR = 6, ARARARA = 7, ARARARAR = 8, ARARARARA = 9, RAR = 10, RARA = 11, RARAR = 12, RARARA = 13, RARARAR = 14, RARARARA = 15 }; }
+namespace __asc { template <> struct enum_id<AscendC::ReducePattern> { static constexpr int value = 72248692; }; }
 namespace AscendC { enum class PaddingMode : uint8_t { Normal = 0, Compact = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::PaddingMode> { static constexpr int value = 1076068602; }; }
 namespace AscendC { enum class DataCopyMVType : uint8_t { UB_TO_OUT = 0, OUT_TO_UB = 1 }; }

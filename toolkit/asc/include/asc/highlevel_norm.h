@@ -14,8 +14,7 @@ struct LayerNormConfig {
 };
 constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
 // Normalize's configuration: isNoBeta / isNoGamma are emulated; the [A, R] pattern is the one supported.
-// ReducePattern: the reduce family declares the full enum (AR = 0, RA = 1, ...); this is its first part
-enum class ReducePattern : uint32_t { AR = 0, RA = 1 };
+// ReducePattern (AR = 0, RA = 1, ...): declared in enums.h (toolkit/ascendc/sysenums.py)
 struct NormalizeConfig {
     ReducePattern reducePattern = ReducePattern::AR;
     int32_t aLength = -1;

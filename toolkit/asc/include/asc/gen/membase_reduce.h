@@ -167,7 +167,7 @@ void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<U>& src, int32_t
     c.tnamed(1463902631, (long long)(isSetMask)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num(mask); c.num(repeatTime); c.num(dstRepStride); c.num(srcBlkStride); c.num(srcRepStride);
     c.go();
 }
-// AscendC::ReduceMax (基础API/Memory矢量计算/归约计算/ReduceMax.md)
+// AscendC::ReduceMax: high-level form <T, pattern, isReuseSource> (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float, int64_t, uint64_t): algorithm: assumed (dense [d0, d1] source: Gather to an aligned [M, P] matrix (AR: transposed), then a fold by halves over the reduced rows with one element-wise Max per level; srcInnerPad is reserved on Ascend 950) (基础API/Memory矢量计算/归约计算/ReduceMax.md)
 template <class T>
 void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, int32_t count, bool calIndex = false, ASC_SLP) {
     ASC_CALL(198531128, "AscendC::ReduceMax");
@@ -186,7 +186,19 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, sharedTmpBuffer); c.num(mask); c.num(repeatTime); c.num(srcRepStride); c.num(calIndex);
     c.go();
 }
-// AscendC::ReduceMin (基础API/Memory矢量计算/归约计算/ReduceMin.md)
+template <class T, class pattern, bool isReuseSource = false>
+void ReduceMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t* srcShape, bool srcInnerPad, ASC_SLP) {
+    ASC_CALL(198531128, "AscendC::ReduceMax");
+    __asc::put_ttype<T>(c); c.tnamed(121438505, (long long)(pattern::ID)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, sharedTmpBuffer); c.u64arr(srcShape); c.num(srcInnerPad);
+    c.go();
+}
+template <class T, class pattern, bool isReuseSource = false>
+void ReduceMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t* srcShape, bool srcInnerPad, ASC_SLP) {
+    ASC_CALL(198531128, "AscendC::ReduceMax");
+    __asc::put_ttype<T>(c); c.tnamed(121438505, (long long)(pattern::ID)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); c.u64arr(srcShape); c.num(srcInnerPad);
+    c.go();
+}
+// AscendC::ReduceMin: high-level form <T, pattern, isReuseSource> (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float, int64_t, uint64_t): algorithm: assumed (dense [d0, d1] source: Gather to an aligned [M, P] matrix (AR: transposed), then a fold by halves over the reduced rows with one element-wise Min per level; srcInnerPad is reserved on Ascend 950) (基础API/Memory矢量计算/归约计算/ReduceMin.md)
 template <class T>
 void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, int32_t count, bool calIndex = false, ASC_SLP) {
     ASC_CALL(32034866, "AscendC::ReduceMin");
@@ -205,7 +217,19 @@ void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, sharedTmpBuffer); c.num(mask); c.num(repeatTime); c.num(srcRepStride); c.num(calIndex);
     c.go();
 }
-// AscendC::ReduceSum (基础API/Memory矢量计算/归约计算/ReduceSum.md)
+template <class T, class pattern, bool isReuseSource = false>
+void ReduceMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t* srcShape, bool srcInnerPad, ASC_SLP) {
+    ASC_CALL(32034866, "AscendC::ReduceMin");
+    __asc::put_ttype<T>(c); c.tnamed(121438505, (long long)(pattern::ID)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, sharedTmpBuffer); c.u64arr(srcShape); c.num(srcInnerPad);
+    c.go();
+}
+template <class T, class pattern, bool isReuseSource = false>
+void ReduceMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t* srcShape, bool srcInnerPad, ASC_SLP) {
+    ASC_CALL(32034866, "AscendC::ReduceMin");
+    __asc::put_ttype<T>(c); c.tnamed(121438505, (long long)(pattern::ID)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); c.u64arr(srcShape); c.num(srcInnerPad);
+    c.go();
+}
+// AscendC::ReduceSum: high-level form <T, pattern, isReuseSource> (int32_t, uint32_t, float, int64_t, uint64_t): algorithm: assumed (dense [d0, d1] source: Gather to an aligned [M, P] matrix (AR: transposed), then a fold by halves over the reduced rows with one element-wise Add per level; srcInnerPad is reserved on Ascend 950) (基础API/Memory矢量计算/归约计算/ReduceSum.md)
 template <class T, bool isSetMask = true>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, int32_t count, ASC_SLP) {
     ASC_CALL(1194542553, "AscendC::ReduceSum");
@@ -222,6 +246,18 @@ template <class T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, int32_t mask, int32_t repeatTime, int32_t srcRepStride, ASC_SLP) {
     ASC_CALL(1194542553, "AscendC::ReduceSum");
     __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, sharedTmpBuffer); c.num(mask); c.num(repeatTime); c.num(srcRepStride);
+    c.go();
+}
+template <class T, class pattern, bool isReuseSource = false>
+void ReduceSum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t* srcShape, bool srcInnerPad, ASC_SLP) {
+    ASC_CALL(1194542553, "AscendC::ReduceSum");
+    __asc::put_ttype<T>(c); c.tnamed(121438505, (long long)(pattern::ID)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, sharedTmpBuffer); c.u64arr(srcShape); c.num(srcInnerPad);
+    c.go();
+}
+template <class T, class pattern, bool isReuseSource = false>
+void ReduceSum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t* srcShape, bool srcInnerPad, ASC_SLP) {
+    ASC_CALL(1194542553, "AscendC::ReduceSum");
+    __asc::put_ttype<T>(c); c.tnamed(121438505, (long long)(pattern::ID)); c.tnamed(1666464406, (long long)(isReuseSource)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); c.u64arr(srcShape); c.num(srcInnerPad);
     c.go();
 }
 // AscendC::GetReduceRepeatSumSpr (基础API/Memory矢量计算/归约计算辅助配置接口/GetReduceRepeatSumSpr(ISASI).md)
