@@ -36,6 +36,7 @@ F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
 I16, I32 = np.dtype(np.int16), np.dtype(np.int32)
 VL = 256                         #: bytes of one repeat
 MAX_REPEAT = 255
+GROUP = 16                       #: Mean through float: rows per float result block
 
 
 @dataclass
@@ -136,10 +137,10 @@ def _sum(dst: LocalTensor, src: LocalTensor, *rest: Any, isReuseSource: bool = F
 
 
 def mean_tmp_bytes(n: int, size: int, acc_size: int) -> int:
-    """Sum's levels in the accumulation type, plus (half through float) one float row and a float result."""
+    """Sum's levels in the accumulation type, plus (half through float) one float row and a block of 16 float results."""
     if acc_size <= size:
         return sum_tmp_bytes(n, size)
-    return _a32(n * 4) + 32 + sum_tmp_bytes(n, 4)
+    return _a32(n * 4) + GROUP * 4 + sum_tmp_bytes(n, 4)
 
 
 def _mean(dst: LocalTensor, src: LocalTensor, *rest: Any, accType: int = 0, isReuseSource: bool = False,
@@ -160,13 +161,15 @@ def _mean(dst: LocalTensor, src: LocalTensor, *rest: Any, accType: int = 0, isRe
         MB.Divs(dst, dst, dt.type(n), outter)
         return
     row, off = carve(buf, F32, n, 0)
-    res, off = carve(buf, F32, 8, off)
+    res, off = carve(buf, F32, GROUP, off)
     work, _off = _levels(buf, F32, n, off)
-    for r in range(outter):
-        MB.Cast(row, src[r * inner], RoundMode.CAST_NONE, n)
-        tree_sum_rows(res, row, 1, n, ceil_to(n, 8), work)
-        MB.Divs(res, res, np.float32(n), 1)
-        MB.Cast(dst[r], res, RoundMode.CAST_RINT, 1)
+    for g0 in range(0, outter, GROUP):                 # 16 halves: dst stays 32 B aligned
+        g = min(GROUP, outter - g0)
+        for k in range(g):
+            MB.Cast(row, src[(g0 + k) * inner], RoundMode.CAST_NONE, n)
+            tree_sum_rows(res[k], row, 1, n, ceil_to(n, 8), work)
+        MB.Divs(res, res, np.float32(n), g)
+        MB.Cast(dst[g0], res, RoundMode.CAST_RINT, g)
 
 
 def xor_sum_tmp_bytes(n: int, reuse: bool) -> int:
