@@ -53,7 +53,7 @@ STRUCTS = [
     StructDef("AscendC::MeanParams", HR.MeanParams, _fields(("outter", "1"), ("inner", "0"), ("n", "0")),
               doc="高阶API/归约操作/Mean接口/Mean.md"),
 ]
-NAMES = [NameDef(f"AscendC::Pattern::Reduce::{p}", "type", _HAND, getattr(RP.Pattern.Reduce, p),
+NAMES = [NameDef(f"AscendC::Pattern::Reduce::{p}", "type", _HAND, None,
                  "高阶API/归约操作/ReduceSum接口/ReduceSum-90.md") for p in ("AR", "RA")]
 
 
@@ -86,7 +86,7 @@ def _pattern_api(short: str, page: str):
 
 def _pattern_host(short: str, page: str):
     return api(PATTERN, f"Get{short}MaxMinTmpSize", getattr(RP, f"Get{short}MaxMinTmpSize"),
-               form(struct("srcShape", "AscendC::TensorShape"), earg("dataType", "const AscendC::TensorDataType"),
+               form(struct("srcShape", "AscendC::TensorShape"), earg("dataType", "TensorDataType"),
                     earg("pattern", "ReducePattern"), scalar("isSrcInnerPad", "bool"), scalar("isReuseSource", "bool"),
                     *_MM), doc=page, note=_TMP_NOTE)
 

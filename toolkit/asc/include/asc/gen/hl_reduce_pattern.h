@@ -54,7 +54,7 @@ void ReduceAll(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     c.go();
 }
 // AscendC::GetReduceSumMaxMinTmpSize: the size the emulated kernel uses, min = max (the vendor's formula is not published) (高阶API/归约操作/ReduceSum接口/GetReduceSumMaxMinTmpSize.md)
-inline void GetReduceSumMaxMinTmpSize(const AscendC::TensorShape& srcShape, const AscendC::TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetReduceSumMaxMinTmpSize(const AscendC::TensorShape& srcShape, TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1381275777, "AscendC::GetReduceSumMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put_earg(c, dataType); __asc::put_earg(c, pattern); c.num(isSrcInnerPad); c.num(isReuseSource); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
@@ -62,7 +62,7 @@ inline void GetReduceSumMaxMinTmpSize(const AscendC::TensorShape& srcShape, cons
     minValue = (uint32_t)r.i(1);
 }
 // AscendC::GetReduceMeanMaxMinTmpSize: the size the emulated kernel uses, min = max (the vendor's formula is not published) (高阶API/归约操作/ReduceMean接口/GetReduceMeanMaxMinTmpSize.md)
-inline void GetReduceMeanMaxMinTmpSize(const AscendC::TensorShape& srcShape, const AscendC::TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetReduceMeanMaxMinTmpSize(const AscendC::TensorShape& srcShape, TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1497332619, "AscendC::GetReduceMeanMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put_earg(c, dataType); __asc::put_earg(c, pattern); c.num(isSrcInnerPad); c.num(isReuseSource); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
@@ -70,7 +70,7 @@ inline void GetReduceMeanMaxMinTmpSize(const AscendC::TensorShape& srcShape, con
     minValue = (uint32_t)r.i(1);
 }
 // AscendC::GetReduceMaxMaxMinTmpSize: the size the emulated kernel uses, min = max (the vendor's formula is not published) (高阶API/归约操作/ReduceMax接口/GetReduceMaxMaxMinTmpSize.md)
-inline void GetReduceMaxMaxMinTmpSize(const AscendC::TensorShape& srcShape, const AscendC::TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetReduceMaxMaxMinTmpSize(const AscendC::TensorShape& srcShape, TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1779508818, "AscendC::GetReduceMaxMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put_earg(c, dataType); __asc::put_earg(c, pattern); c.num(isSrcInnerPad); c.num(isReuseSource); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
@@ -78,7 +78,7 @@ inline void GetReduceMaxMaxMinTmpSize(const AscendC::TensorShape& srcShape, cons
     minValue = (uint32_t)r.i(1);
 }
 // AscendC::GetReduceMinMaxMinTmpSize: the size the emulated kernel uses, min = max (the vendor's formula is not published) (高阶API/归约操作/ReduceMin接口/GetReduceMinMaxMinTmpSize.md)
-inline void GetReduceMinMaxMinTmpSize(const AscendC::TensorShape& srcShape, const AscendC::TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetReduceMinMaxMinTmpSize(const AscendC::TensorShape& srcShape, TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(105541052, "AscendC::GetReduceMinMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put_earg(c, dataType); __asc::put_earg(c, pattern); c.num(isSrcInnerPad); c.num(isReuseSource); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
@@ -86,7 +86,7 @@ inline void GetReduceMinMaxMinTmpSize(const AscendC::TensorShape& srcShape, cons
     minValue = (uint32_t)r.i(1);
 }
 // AscendC::GetReduceAnyMaxMinTmpSize: the size the emulated kernel uses, min = max (the vendor's formula is not published) (高阶API/归约操作/ReduceAny接口/GetReduceAnyMaxMinTmpSize.md)
-inline void GetReduceAnyMaxMinTmpSize(const AscendC::TensorShape& srcShape, const AscendC::TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetReduceAnyMaxMinTmpSize(const AscendC::TensorShape& srcShape, TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(25010962, "AscendC::GetReduceAnyMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put_earg(c, dataType); __asc::put_earg(c, pattern); c.num(isSrcInnerPad); c.num(isReuseSource); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
@@ -94,7 +94,7 @@ inline void GetReduceAnyMaxMinTmpSize(const AscendC::TensorShape& srcShape, cons
     minValue = (uint32_t)r.i(1);
 }
 // AscendC::GetReduceAllMaxMinTmpSize: the size the emulated kernel uses, min = max (the vendor's formula is not published) (高阶API/归约操作/ReduceAll接口/GetReduceAllMaxMinTmpSize.md)
-inline void GetReduceAllMaxMinTmpSize(const AscendC::TensorShape& srcShape, const AscendC::TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetReduceAllMaxMinTmpSize(const AscendC::TensorShape& srcShape, TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(618008789, "AscendC::GetReduceAllMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put_earg(c, dataType); __asc::put_earg(c, pattern); c.num(isSrcInnerPad); c.num(isReuseSource); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
@@ -102,7 +102,7 @@ inline void GetReduceAllMaxMinTmpSize(const AscendC::TensorShape& srcShape, cons
     minValue = (uint32_t)r.i(1);
 }
 // AscendC::GetReduceProdMaxMinTmpSize: the size the emulated kernel uses, min = max (the vendor's formula is not published) (高阶API/归约操作/ReduceProd接口/GetReduceProdMaxMinTmpSize.md)
-inline void GetReduceProdMaxMinTmpSize(const AscendC::TensorShape& srcShape, const AscendC::TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetReduceProdMaxMinTmpSize(const AscendC::TensorShape& srcShape, TensorDataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(238655587, "AscendC::GetReduceProdMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put_earg(c, dataType); __asc::put_earg(c, pattern); c.num(isSrcInnerPad); c.num(isReuseSource); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
