@@ -47,7 +47,10 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         # high-level math (hlmath): Where's condition tensor
         "const LocalTensor<V>&": "lb", "LocalTensor<uint8_t>&": "lb",
         # high-level activation/normalization (hlact)
-        "const LocalTensor<float>&": "lt", "const T": "1.0f"}
+        "const LocalTensor<float>&": "lt", "const T": "1.0f",
+        # high-level reduce / index / random (hlreduce): srcShape[], PhiloxKey, the host queries' enums
+        "const uint32_t*": "shp", "const PhiloxKey&": "pkey", "TensorDataType": "TensorDataType::DT_FLOAT",
+        "ReducePattern": "ReducePattern::AR"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -62,6 +65,7 @@ void probe_every_form() {
     auto lay = MakeLayout(MakeShape(3, 4), MakeStride(4, 1)); TensorTrait<float> tt; TensorDesc<float> td;
     Layout<Shape<>, Stride<>> el; SliceInfo slices[1] = {}; NdDmaParams<float, 2> ndp{};
     LocalTensor<uint32_t> lu; LocalTensor<uint8_t> lb; LocalTensor<uint64_t> l64; LocalTensor<float> lta[16];
+    uint32_t shp[2] = {2, 8}; PhiloxKey pkey = {0, 0};
     asc_store_atomic_config sac; asc_ndim_pad_count_config npc; __ubuf__ float* pfa[16] = {}; __ubuf__ uint32_t* pu = nullptr;
 """
 
@@ -108,6 +112,8 @@ def _targs(f: spec.Form) -> str:
             out.append("Reg::CastTrait{}")
         elif p.kind == spec.VALUE:
             out.append(p.default or "0")
+        elif p.kind == spec.NAMED and p.name == "pattern":
+            out.append("Pattern::Reduce::AR")           # the reduce axes type of the high-level reductions
         elif p.ctype == "class":
             out.append("float" if p.default in (None, "void") else p.default)
         else:

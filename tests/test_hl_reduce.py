@@ -283,3 +283,74 @@ def test_vendor_style_program_passes(tmp_path):
     run_ = build_and_run(HERE / "reduce.asc", cache=tmp_path / "cache")
     assert run_.failure is None and run_.exit_status == 0, (run_.failure, run_.stdout, run_.stderr)
     assert "PASS" in run_.stdout
+
+
+PAGE_CALLS = r"""
+#include <vector>
+#include "kernel_operator.h"
+template <typename T>
+void page_calls(AscendC::LocalTensor<T> dstLocal, AscendC::LocalTensor<T> srcLocal, AscendC::LocalTensor<uint8_t> tmp,
+                AscendC::LocalTensor<int16_t> d16, AscendC::LocalTensor<int16_t> src0Local,
+                AscendC::LocalTensor<int16_t> src1Local, AscendC::LocalTensor<half> hLocal, uint32_t outter,
+                uint32_t n, uint32_t inner)
+{
+    uint32_t shape[] = {2, 8};
+    constexpr bool isReuse = true;
+    AscendC::ReduceSum<float, AscendC::Pattern::Reduce::AR, isReuse>(dstLocal, srcLocal, tmp, shape, true);
+    AscendC::ReduceMean<T, AscendC::Pattern::Reduce::AR, isReuse>(dstLocal, srcLocal, tmp, shape, true);
+    AscendC::ReduceMax<float, AscendC::Pattern::Reduce::AR, isReuse>(dstLocal, srcLocal, tmp, shape, true);
+    uint32_t shape2[2] = {2, 5};
+    AscendC::ReduceMax<half, AscendC::Pattern::Reduce::AR, false>(hLocal, hLocal, tmp, shape2, true);
+    AscendC::ReduceMin<float, AscendC::Pattern::Reduce::AR, isReuse>(dstLocal, srcLocal, tmp, shape, true);
+    AscendC::ReduceAny<float, AscendC::Pattern::Reduce::AR, isReuse>(dstLocal, srcLocal, tmp, shape, true);
+    AscendC::ReduceAll<float, AscendC::Pattern::Reduce::AR, isReuse>(dstLocal, srcLocal, tmp, shape, true);
+    AscendC::ReduceProd<float, AscendC::Pattern::Reduce::AR, isReuse>(dstLocal, srcLocal, tmp, shape, true);
+    AscendC::ReduceSum<float, AscendC::Pattern::Reduce::RA>(dstLocal, srcLocal, shape, true);
+    AscendC::ReduceXorSum<int16_t, false>(d16, src0Local, src1Local, tmp, 32);
+    AscendC::ReduceXorSum(d16, src0Local, src1Local, 32);
+    AscendC::SumParams params;
+    params.outter = outter;
+    params.n = n;
+    params.inner = inner;
+    T scalar(0);
+    AscendC::Duplicate<T>(dstLocal, scalar, 16);
+    AscendC::Sum(dstLocal, srcLocal, tmp, params);
+    AscendC::MeanParams meanParams;
+    meanParams.outter = outter;
+    meanParams.n = n;
+    meanParams.inner = inner;
+    AscendC::Mean<T, T>(dstLocal, srcLocal, tmp, meanParams);
+    AscendC::Mean<half, float>(hLocal, hLocal, meanParams);
+}
+void host_calls()
+{
+    uint32_t maxValue = 0, minValue = 0, maxLiveNodeCnt = 0, extraBuf = 0;
+    auto shape = AscendC::TensorShape({16, 32});
+    AscendC::GetReduceSumMaxMinTmpSize(shape, AscendC::TensorDataType::DT_FLOAT, AscendC::ReducePattern::AR, true,
+                                       false, maxValue, minValue);
+    AscendC::GetReduceProdMaxMinTmpSize(shape, AscendC::TensorDataType::DT_FLOAT, AscendC::ReducePattern::RA, true,
+                                        false, maxValue, minValue);
+    std::vector<int64_t> shape_vec = {1024};
+    AscendC::TensorShape xshape(shape_vec);
+    AscendC::GetReduceXorSumMaxMinTmpSize(xshape, sizeof(int16_t), false, maxValue, minValue);
+    AscendC::GetSumMaxMinTmpSize(3, 2, false, maxValue, minValue);
+    AscendC::GetMeanMaxMinTmpSize(3, 2, 4, false, maxValue, minValue);
+    AscendC::GetMeanTmpBufferFactorSize(2, maxLiveNodeCnt, extraBuf);
+}
+template void page_calls<float>(AscendC::LocalTensor<float>, AscendC::LocalTensor<float>, AscendC::LocalTensor<uint8_t>,
+                                AscendC::LocalTensor<int16_t>, AscendC::LocalTensor<int16_t>, AscendC::LocalTensor<int16_t>,
+                                AscendC::LocalTensor<half>, uint32_t, uint32_t, uint32_t);
+"""
+
+
+@needs_compiler
+def test_the_pages_example_calls_compile(tmp_path):
+    import subprocess
+
+    from toolkit.asc.build import find_compiler
+    from toolkit.asc.headers import INCLUDE
+    src = tmp_path / "pages.cpp"
+    src.write_text(PAGE_CALLS)
+    done = subprocess.run([*find_compiler(), "-std=c++20", "-fsyntax-only", f"-I{INCLUDE}", str(src)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
