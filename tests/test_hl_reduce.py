@@ -263,6 +263,8 @@ def _short(t, size):
     (lambda d, s, t: RP.ReduceProd(as_(d, np.int32), as_(s, np.int32), t, [2, 8], True, pattern=1), "BAD_PARAMETER"),
     (lambda d, s, t: HR.Sum(d, s, t, HR.SumParams(2, 12, 3)), "BAD_PARAMETER"),                 # inner not 32 B
     (lambda d, s, t: HR.ReduceXorSum(d, s, s, t, 8), "BAD_PARAMETER"),                           # float tensors
+    (lambda d, s, t: RP.ReduceMax(d, s, as_(d, np.uint8), [2, 8], True, pattern=0), "BAD_PARAMETER"),  # overlap
+    (lambda d, s, t: HR.Sum(d, s, t, HR.SumParams(2, 8, 9)), "BAD_PARAMETER"),                  # n > inner
 ])
 def test_bad_parameters(call, code):
     _y, res = run(lambda s, o, t: call(as_(o, F32), as_(s, F32), t), _PAGE, 64)

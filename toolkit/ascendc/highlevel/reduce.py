@@ -95,6 +95,17 @@ def tree_sum_rows(dst: LocalTensor, src: LocalTensor, rows: int, n: int, inner: 
         tree_sum_rows(dst[r], part, 1, count, ceil_to(count, lanes), rest)
 
 
+def disjoint(api: str, tmp: LocalTensor | None, need: int, *spans: tuple[LocalTensor, int]) -> None:
+    """The part of a caller's sharedTmpBuffer the call uses must not overlap its operands (the pages)."""
+    if tmp is None:
+        return
+    lo, hi = tmp.addr, tmp.addr + need
+    for t, n in spans:
+        if t.addr < hi and lo < t.addr + n * t.dtype.itemsize:
+            current().report("BAD_PARAMETER", f"{api}: sharedTmpBuffer [{lo}, {hi}) overlaps an operand at UB "
+                             f"{t.addr} (the page forbids it)")
+
+
 def _levels(buf: LocalTensor, dt: np.dtype, n: int, off: int) -> tuple[list, int]:
     work = []
     for m in _partial_levels(n, dt.itemsize):
@@ -132,6 +143,7 @@ def _sum(dst: LocalTensor, src: LocalTensor, *rest: Any, isReuseSource: bool = F
     tmp, params = _split(rest)
     outter, inner, n = _shape(api, dst, src, params)
     buf = tmp_buffer(api, tmp, sum_tmp_bytes(n, src.dtype.itemsize))
+    disjoint(api, tmp, sum_tmp_bytes(n, src.dtype.itemsize), (src, outter * inner), (dst, outter))
     work, _off = _levels(buf, src.dtype, n, 0)
     tree_sum_rows(dst, src, outter, n, inner, work)
 
@@ -155,6 +167,7 @@ def _mean(dst: LocalTensor, src: LocalTensor, *rest: Any, accType: int = 0, isRe
     if acc < dt.itemsize:
         current().report("BAD_PARAMETER", f"{api}: accType narrower than T is not supported")
     buf = tmp_buffer(api, tmp, mean_tmp_bytes(n, dt.itemsize, acc))
+    disjoint(api, tmp, mean_tmp_bytes(n, dt.itemsize, acc), (src, outter * inner), (dst, outter))
     if acc <= dt.itemsize:
         work, _off = _levels(buf, dt, n, 0)
         tree_sum_rows(dst, src, outter, n, inner, work)
@@ -190,6 +203,7 @@ def _xor_sum(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *rest: Any,
         ctx.report("BAD_PARAMETER", f"{api}: calCount {n} must be in [1, {min(src0.count, src1.count)}]")
     reuse = bool(isReuseSource)
     buf = tmp_buffer(api, tmp, xor_sum_tmp_bytes(n, reuse))
+    disjoint(api, tmp, xor_sum_tmp_bytes(n, reuse), (src0, n), (src1, n), (dst, 1))
     off = 0
     if reuse:
         x = src0

@@ -32,6 +32,7 @@ from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
 
 from .math_common import HighLevelApi, ceil_to
+from .reduce import disjoint
 from .tmpbuf import carve, tmp_buffer
 
 I32, U32 = np.dtype(np.int32), np.dtype(np.uint32)
@@ -134,7 +135,9 @@ def _pattern_reduce(api: str):
                        f"({d} needed)")
         reuse = bool(isReuseSource)
         m, p, gathered = _layout(pat, d0, d1, dt.itemsize)
-        buf = tmp_buffer(api, tmp, pattern_tmp_bytes(pat, d0, d1, dt.itemsize, reuse))
+        need = pattern_tmp_bytes(pat, d0, d1, dt.itemsize, reuse)
+        buf = tmp_buffer(api, tmp, need)
+        disjoint(api, tmp, need, (src, d0 * d1), (dst, d))
         op = getattr(MB, op_name)
         if gathered:
             cur, off = carve(buf, dt, m * p, 0)
