@@ -265,6 +265,9 @@ def _short(t, size):
     (lambda d, s, t: HR.ReduceXorSum(d, s, s, t, 8), "BAD_PARAMETER"),                           # float tensors
     (lambda d, s, t: RP.ReduceMax(d, s, as_(d, np.uint8), [2, 8], True, pattern=0), "BAD_PARAMETER"),  # overlap
     (lambda d, s, t: HR.Sum(d, s, t, HR.SumParams(2, 8, 9)), "BAD_PARAMETER"),                  # n > inner
+    (lambda d, s, t: HR.Sum(d, s, t, HR.SumParams(2, 8, 0)), "BAD_PARAMETER"),                  # n == 0
+    (lambda d, s, t: HR.ReduceXorSum(as_(d, np.int16), as_(s, np.int16), as_(s, np.int16)[16], t, 0), "BAD_PARAMETER"),
+    (lambda d, s, t: RP.ReduceMin(d, s, t, [0, 8], True, pattern=1), "BAD_PARAMETER"),         # empty shape
 ])
 def test_bad_parameters(call, code):
     _y, res = run(lambda s, o, t: call(as_(o, F32), as_(s, F32), t), _PAGE, 64)
