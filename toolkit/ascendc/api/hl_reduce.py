@@ -116,7 +116,9 @@ APIS = [
         doc="Mean接口/GetMeanMaxMinTmpSize.md", note=_TMP_NOTE),
     api(FAMILY, "GetMeanTmpBufferFactorSize", HR.GetMeanTmpBufferFactorSize,
         form(scalar("typeSize", "const uint32_t"), sref("maxLiveNodeCount", "uint32_t"), sref("extraBuffer", "uint32_t")),
-        doc="Mean接口/GetMeanTmpBufferFactorSize.md", note=_TMP_NOTE),
+        doc="Mean接口/GetMeanTmpBufferFactorSize.md",
+        note="a bound of the emulated kernel's use (half: 3, float: 1 nodes; 64 B extra), the vendor's formula is not "
+             "published"),
     api(FAMILY, "GetReduceXorSumMaxMinTmpSize", HR.GetReduceXorSumMaxMinTmpSize,
         form(struct("srcShape", "AscendC::TensorShape"), scalar("typeSize", "const uint32_t"),
              scalar("isReuseSource", "const bool"), *_MM),

@@ -90,7 +90,7 @@ inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, c
     maxSize = (uint32_t)r.i(0);
     minSize = (uint32_t)r.i(1);
 }
-// AscendC::GetMeanTmpBufferFactorSize: the size the emulated kernel uses, min = max (the vendor's formula is not published) (高阶API/归约操作/Mean接口/GetMeanTmpBufferFactorSize.md)
+// AscendC::GetMeanTmpBufferFactorSize: a bound of the emulated kernel's use (half: 3, float: 1 nodes; 64 B extra), the vendor's formula is not published (高阶API/归约操作/Mean接口/GetMeanTmpBufferFactorSize.md)
 inline void GetMeanTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer, ASC_SLP) {
     ASC_CALL(362269314, "AscendC::GetMeanTmpBufferFactorSize");
     c.num(typeSize); c.ref(maxLiveNodeCount); c.ref(extraBuffer);
