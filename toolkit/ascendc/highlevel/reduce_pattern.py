@@ -17,7 +17,7 @@ products as well). Algorithm (assumed: the pages give the results only), every s
 
 The first fold level reads the source and writes the temporary buffer (or, with isReuseSource, the source
 itself: the page allows the API to change it). The Gather offsets are built in int32 (CreateVecIndex, Div,
-Muls, Sub, Mins, Add). Temporary bytes: :func:`pattern_tmp_bytes` (also the host queries', min = max)."""
+Muls, Sub, Mins, Add), 2048 at a time. Temporary bytes: :func:`pattern_tmp_bytes` (also the host queries', min = max)."""
 from __future__ import annotations
 
 from typing import Any
@@ -36,6 +36,7 @@ from .reduce import disjoint
 from .tmpbuf import carve, tmp_buffer
 
 I32, U32 = np.dtype(np.int32), np.dtype(np.uint32)
+GATHER_CHUNK = 2048              #: elements gathered per offset table (3 int32 rows of it in the buffer)
 
 
 class Pattern:
@@ -69,17 +70,18 @@ def pattern_tmp_bytes(pattern: int, d0: int, d1: int, size: int, reuse: bool) ->
     fold level's ceil(M / 2) rows; at least 32 B."""
     m, p, gathered = _layout(pattern, d0, d1, size)
     if gathered:
-        return ceil_to(m * p * size, 32) + 3 * ceil_to(m * p, 64) * 4
+        return ceil_to(m * p * size, 32) + 3 * ceil_to(min(m * p, GATHER_CHUNK), 64) * 4
     if reuse or m <= 2:
         return 32
     return max(32, ceil_to(-(-m // 2) * p * size, 32))
 
 
-def _offsets(off: LocalTensor, count: int, p: int, lim: int, q_mul: int, r_mul: int, size: int) -> None:
-    """off[k] = (q * q_mul + min(r, lim - 1) * r_mul) * size bytes, q = k div p, r = k mod p (3 int32 rows)."""
+def _offsets(off: LocalTensor, count: int, p: int, lim: int, q_mul: int, r_mul: int, size: int, k0: int = 0) -> None:
+    """off[k - k0] = (q * q_mul + min(r, lim - 1) * r_mul) * size bytes, q = k div p, r = k mod p, for k0 <= k <
+    k0 + count (3 int32 rows of ``count``)."""
     step = ceil_to(count, 64)
     q, c = off[step], off[2 * step]
-    MB.CreateVecIndex(off, np.int32(0), count)
+    MB.CreateVecIndex(off, np.int32(k0), count)
     MB.Duplicate(c, np.int32(p), count)
     MB.Div(q, off, c, count)
     MB.Muls(c, q, np.int32(p), count)
@@ -141,12 +143,14 @@ def _pattern_reduce(api: str):
         op = getattr(MB, op_name)
         if gathered:
             cur, off = carve(buf, dt, m * p, 0)
-            offs = LocalTensor(buf.addr + off, I32, 3 * ceil_to(m * p, 64), buf.position)
-            if pat == ReducePattern.AR.value:            # cur[j, i] = src[i, j]
-                _offsets(offs, m * p, p, d0, 1, d1, dt.itemsize)
-            else:                                        # cur[i, j] = src[i, j], pad lanes: src[i, d1 - 1]
-                _offsets(offs, m * p, p, d1, d1, 1, dt.itemsize)
-            MB.Gather(cur, src, offs.ReinterpretCast(U32), 0, m * p)
+            offs = LocalTensor(buf.addr + off, I32, 3 * ceil_to(min(m * p, GATHER_CHUNK), 64), buf.position)
+            for k0 in range(0, m * p, GATHER_CHUNK):
+                c = min(GATHER_CHUNK, m * p - k0)
+                if pat == ReducePattern.AR.value:        # cur[j, i] = src[i, j]
+                    _offsets(offs, c, p, d0, 1, d1, dt.itemsize, k0)
+                else:                                    # cur[i, j] = src[i, j], pad lanes: src[i, d1 - 1]
+                    _offsets(offs, c, p, d1, d1, 1, dt.itemsize, k0)
+                MB.Gather(cur[k0], src, offs.ReinterpretCast(U32), 0, c)
             out = cur
         else:
             cur = src
