@@ -359,3 +359,19 @@ def test_the_pages_example_calls_compile(tmp_path):
     done = subprocess.run([*find_compiler(), "-std=c++20", "-fsyntax-only", f"-I{INCLUDE}", str(src)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("api,tname,shape,pattern", [("ReduceSum", "float", (64, 300), AR),
+                                                     ("ReduceMax", "int16_t", (300, 13), RA),
+                                                     ("ReduceMin", "uint8_t", (33, 270), AR)])
+def test_pattern_large_shapes_gather_in_chunks(api, tname, shape, pattern):
+    dt = BY_NAME[tname]
+    x = _data(api, dt, shape, 11)
+    got, res = _reduce(api, dt, x, pattern)
+    assert not res.diagnostics.codes()
+    axis = 1 if pattern.value == 0 else 0
+    want = _NP[api](x.astype(np.float64), axis=axis)
+    if dt.kind == "f":
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+    else:
+        assert np.array_equal(got.astype(np.float64), want)
