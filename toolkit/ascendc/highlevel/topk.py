@@ -1,0 +1,332 @@
+"""``AscendC::TopK`` (高阶API/排序操作) and its host side (GetTopKMaxMinTmpSize, TopKTilingFunc, TopkTiling).
+
+MERGE_SORT (half / float), as the page's steps on Ascend 950: indices by CreateVecIndex (or the caller's
+srcIndexLocal), the scores negated for the k smallest (Sort32 sorts descending), the row padded from n to
+inner with -inf (a Duplicate over the last block before the scaled copy of the n values), Sort32 and, in
+the Normal mode, MrgSort of the blocks into one sorted row; then GatherMask of the first k scores and
+indices, negated back. finishLocal rows (isHasfinish) get the index n. The Small mode (inner 32) sorts every
+row with one Sort32 call and compacts the first k entries of all rows with one GatherMask per output.
+
+RADIX_SELECT (every documented type, TopKConfig.algo): the stable radix sort of :mod:`.radix` of each row's
+n values, descending for the k largest, and Gathers of the first k values and indices (``sorted`` false
+gives them sorted too: one of the allowed orders). Equal values: the earlier first (both algorithms).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from toolkit.ascendc import membase as MB
+from toolkit.ascendc.dtypes import scalar_value, uint64_t
+from toolkit.ascendc.membase.elementwise import MemBaseApi, type_name
+from toolkit.ascendc.membase.params import GatherMaskParams
+from toolkit.ascendc.tensor import LocalTensor
+
+from . import radix
+from .sort import HF, RADIX_TYPES, U16, U32, I32, U8, aligned, bad, extract_entries, merge_all, sort32, tdt_size
+from .tmpbuf import tmp_buffer
+
+
+class TopKMode(Enum):
+    TOPK_NORMAL = 0
+    TOPK_NSMALL = 1
+
+
+class TopKAlgo(Enum):
+    RADIX_SELECT = 0
+    MERGE_SORT = 1
+
+
+class TopKOrder(Enum):
+    UNSET = 0
+    LARGEST = 1
+    SMALLEST = 2
+
+
+@dataclass
+class TopKConfig:
+    algo: Any = TopKAlgo.MERGE_SORT
+    order: Any = TopKOrder.UNSET
+    sorted: bool = True
+
+
+@dataclass
+class TopKInfo:
+    outter: int = 1
+    inner: int = 0
+    n: int = 0
+
+
+_TILING_NAMES = ("tmpLocalSize allDataSize innerDataSize sortRepeat mrgSortRepeat kAlignFourBytes kAlignTwoBytes "
+                 "maskOffset maskVreducev2FourBytes maskVreducev2TwoBytes mrgSortSrc1offset mrgSortSrc2offset "
+                 "mrgSortSrc3offset mrgSortTwoQueueSrc1Offset mrgFourQueueTailPara1 mrgFourQueueTailPara2 "
+                 "srcIndexOffset copyUbToUbBlockCount topkMrgSrc1MaskSizeOffset topkNSmallSrcIndexOffset "
+                 "vreduceValMask0 vreduceValMask1 vreduceIdxMask0 vreduceIdxMask1 vreducehalfValMask0 "
+                 "vreducehalfValMask1 vreducehalfValMask2 vreducehalfValMask3 vreducehalfValMask4 "
+                 "vreducehalfValMask5 vreducehalfValMask6 vreducehalfValMask7").split()
+#: the C++ types of the TopkTiling fields (the page's struct)
+TILING_TYPES = {n: ("uint32_t" if n in ("sortRepeat", "copyUbToUbBlockCount") or n.startswith("vreduceV")
+                    or n.startswith("vreduceI") else "uint16_t" if n.startswith("vreducehalf") else "int32_t")
+                for n in _TILING_NAMES}
+TopkTiling = dataclass(type("TopkTiling", (), {"__annotations__": {n: int for n in _TILING_NAMES},
+                                              **{n: 0 for n in _TILING_NAMES}}))
+
+
+def _enum(cls, v: Any):
+    return v if isinstance(v, cls) else cls(int(getattr(v, "value", v)))
+
+
+def config_of(config: Any) -> TopKConfig:
+    if config is None:
+        return TopKConfig()
+    if isinstance(config, TopKConfig):
+        return config
+    if hasattr(config, "algo"):
+        return TopKConfig(_enum(TopKAlgo, config.algo), _enum(TopKOrder, config.order), bool(config.sorted))
+    v = int(config)                       # the .asc route: algo | order << 1 | sorted << 3
+    return TopKConfig(TopKAlgo(v & 1), TopKOrder((v >> 1) & 3), bool(v & 8))
+
+
+def _a(n: int, k: int = 256) -> int:
+    return -(-int(n) // k) * k
+
+
+def kpad(k: int, itemsize: int) -> int:
+    per = 32 // itemsize if itemsize < 32 else 1
+    return -(-int(k) // per) * per
+
+
+def topk_tmp_bytes(inner: int, outter: int, k: int, itemsize: int, small: bool, radix_: bool) -> int:
+    """The temporary bytes of one TopK call (each piece 256-byte aligned, 256 B of slack)."""
+    inner, outter, k = max(int(inner), 32), max(int(outter), 1), max(int(k), 1)
+    if radix_:
+        stage = (_a(outter * kpad(k, itemsize) * itemsize) + _a(outter * kpad(k, 4) * 4) +
+                 2 * _a(-(-outter * kpad(k, itemsize) * max(itemsize, 4) // 8))) if small else 0
+        return _a(radix.tmp_bytes(inner, itemsize)) + _a(inner * 4) + stage + 256
+    rows = outter if small else 1
+    return (_a(rows * inner * itemsize) + _a(rows * inner * 4) + (1 if small else 2) * _a(rows * inner * 8) +
+            _a(rows * inner * 4) + 2 * _a(rows * 8) + 256)
+
+
+def _pattern(buf: LocalTensor, rows: int, row_len: int, keep) -> LocalTensor:
+    """Selection bits (rows * row_len, row by row) with bit j of a row set when ``keep(j)``: SetValue per byte."""
+    row = np.array([bool(keep(j)) for j in range(row_len)])
+    bits = np.packbits(np.tile(row, rows), bitorder="little")
+    out = buf.ReinterpretCast(U8)
+    for i, v in enumerate(bits):
+        out.SetValue(i, int(v))
+    return out
+
+
+def _compact(dst: LocalTensor, stage: LocalTensor, rows: int, row_len: int, keep, pat: LocalTensor) -> None:
+    """dst = the elements of ``stage`` (rows of row_len) selected by ``keep``, compacted (GatherMask)."""
+    p = _pattern(pat, rows, row_len, keep)
+    MB.GatherMask(dst, stage, p.ReinterpretCast(stage.dtype), True, rows * row_len, GatherMaskParams(1, 1, 8, 0),
+                  uint64_t(0))
+
+
+def _uview(t: LocalTensor) -> LocalTensor:
+    w = t.dtype.itemsize
+    return t.ReinterpretCast({1: U8, 2: U16, 4: U32, 8: U32}[w])
+
+
+# -- MERGE_SORT ----------------------------------------------------------------------------------------------
+def _scores(dst: LocalTensor, src: LocalTensor, n: int, inner: int, sign: float) -> None:
+    if n < inner:
+        start = n // 32 * 32
+        MB.Duplicate(dst[start], -np.inf, inner - start)
+    MB.Muls(dst, src, sign, n)
+
+
+def _merge_normal(a: dict, buf: LocalTensor) -> None:
+    src, info, k = a["src"], a["info"], a["k"]
+    dt = src.dtype
+    inner, n = info.inner, info.n
+    s, off = aligned(buf, dt, inner, 0)
+    idx, off = aligned(buf, U32, inner, off)
+    e1, off = aligned(buf, dt, inner * 8 // dt.itemsize, off)
+    e2, off = aligned(buf, dt, inner * 8 // dt.itemsize, off)
+    words, off = aligned(buf, U32, inner, off)
+    if a["init_index"]:
+        MB.Copy(idx, a["src_index"].ReinterpretCast(U32), inner)
+    else:
+        MB.CreateVecIndex(idx.ReinterpretCast(I32), 0, inner)
+    kp, kpi = kpad(k, dt.itemsize), kpad(k, 4)
+    for r in range(info.outter):
+        _scores(s, src[r * inner], n, inner, 1.0 if a["largest"] else -1.0)
+        sort32(e1, s, idx, inner // 32)
+        res = merge_all(e1, e2, inner // 32)
+        dv, di = a["dst_value"][r * kp], a["dst_index"][r * kpi]
+        extract_entries(dv, di, res, k, words=words)
+        if not a["largest"]:
+            MB.Muls(dv, dv, -1.0, k)
+        if a["finish"] is not None and int(a["finish"].GetValue(r)):
+            MB.Duplicate(di, n, k)
+
+
+def _merge_small(a: dict, buf: LocalTensor) -> None:
+    src, info, k = a["src"], a["info"], a["k"]
+    dt, rows, n = src.dtype, info.outter, info.n
+    s, off = aligned(buf, dt, rows * 32, 0)
+    idx, off = aligned(buf, U32, rows * 32, off)
+    e1, off = aligned(buf, dt, rows * 256 // dt.itemsize, off)
+    words, off = aligned(buf, U32, rows * 32, off)
+    pat, off = aligned(buf, U8, rows * 8, off)
+    sign = 1.0 if a["largest"] else -1.0
+    if n < 32:
+        for r in range(rows):
+            _scores(s[r * 32], src[r * 32], n, 32, sign)
+    else:
+        MB.Muls(s, src, sign, rows * 32)
+    if a["init_index"]:
+        MB.Copy(idx, a["src_index"].ReinterpretCast(U32), rows * 32)
+    else:
+        MB.CreateVecIndex(idx.ReinterpretCast(I32), 0, 32)
+        for r in range(1, rows):
+            MB.Copy(idx[r * 32], idx, 32)
+    sort32(e1, s, idx, rows)
+    ent = e1.ReinterpretCast(U32)
+    dv = a["dst_value"]
+    if dt.itemsize == 4:
+        _compact(dv.ReinterpretCast(U32), ent, rows, 64, lambda j: j % 2 == 0 and j < 2 * k, pat)
+    else:
+        _compact(words, ent, rows, 64, lambda j: j % 2 == 0 and j < 2 * k, pat)
+        MB.GatherMask(dv.ReinterpretCast(U16), words.ReinterpretCast(U16), 1, True, 2 * rows * k,
+                      GatherMaskParams(1, 1, 8, 0), uint64_t(0))
+    _compact(a["dst_index"].ReinterpretCast(U32), ent, rows, 64, lambda j: j % 2 == 1 and j < 2 * k, pat)
+    if not a["largest"]:
+        MB.Muls(dv, dv, -1.0, rows * k)
+
+
+# -- RADIX_SELECT --------------------------------------------------------------------------------------------
+def _radix(a: dict, buf: LocalTensor) -> None:
+    src, info, k, small = a["src"], a["info"], a["k"], a["small"]
+    dt, inner, n, rows = src.dtype, info.inner, info.n, info.outter
+    w = dt.itemsize
+    sort_buf, off = aligned(buf, U8, radix.tmp_bytes(inner, w), 0)
+    scratch, off = aligned(buf, U32, inner, off)
+    kp, kpi = kpad(k, w), kpad(k, 4)
+    if small:
+        sv, off = aligned(buf, dt, rows * kp, off)
+        si, off = aligned(buf, I32, rows * kpi, off)
+        pat, off = aligned(buf, U8, -(-rows * kp * max(w, 4) // 8), off)
+        outs = (sv, si)
+    else:
+        outs = (a["dst_value"], a["dst_index"])
+    for r in range(rows):
+        pos = radix.sort_positions("TopK", src[r * inner], n, a["largest"], sort_buf)
+        dv, di = outs[0][r * kp], outs[1][r * kpi]
+        radix.gather_by(dv, src[r * inner], pos, k, scratch)
+        if a["init_index"]:
+            radix.gather_by(di, a["src_index"][r * inner if small else 0], pos, k, scratch)
+        else:
+            MB.Copy(di.ReinterpretCast(U32), pos, k)
+    if small:
+        words = 2 if w == 8 else 1
+        _compact(_uview(a["dst_value"]), _uview(sv), rows, kp * words, lambda j: j < k * words, pat)
+        _compact(a["dst_index"].ReinterpretCast(U32), si.ReinterpretCast(U32), rows, kpi, lambda j: j < k, pat)
+
+
+# -- the API -------------------------------------------------------------------------------------------------
+def _check(a: dict) -> None:
+    api, info, k, src = "TopK", a["info"], a["k"], a["src"]
+    types = RADIX_TYPES if a["radix"] else HF
+    if type_name(src.dtype) not in types:
+        bad(api, f"T is {type_name(src.dtype)}, not one of {', '.join(types)} "
+                 f"({'RADIX_SELECT' if a['radix'] else 'MERGE_SORT'})")
+    if a["dst_value"].dtype != src.dtype or a["dst_index"].dtype != I32:
+        bad(api, f"dstValueLocal / dstIndexLocal must be {type_name(src.dtype)} / int32_t")
+    if info.inner <= 0 or info.inner % 32:
+        bad(api, f"topKInfo.inner {info.inner} is not a positive multiple of 32")
+    if not 1 <= info.n <= info.inner:
+        bad(api, f"topKInfo.n {info.n} is outside [1, inner = {info.inner}]")
+    if not 1 <= k <= info.n:
+        bad(api, f"k {k} is outside [1, n = {info.n}]")
+    if info.outter < 1 or src.count < info.outter * info.inner:
+        bad(api, f"srcLocal holds {src.count} elements, outter * inner is {info.outter * info.inner}")
+    if a["small"] and info.inner != 32:
+        bad(api, f"TOPK_NSMALL needs topKInfo.inner 32, got {info.inner}")
+    if a["small"] and a["has_finish"]:
+        bad(api, "TOPK_NSMALL does not take isHasfinish = true")
+    if not a["small"] and not a["radix"] and info.inner > 4096:
+        bad(api, f"TOPK_NORMAL takes topKInfo.inner up to 4096, got {info.inner}")
+
+
+def _topk(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, *rest: Any, isInitIndex: bool = False,
+          isHasfinish: bool = False, isReuseSrc: bool = False, topkMode: Any = TopKMode.TOPK_NORMAL,
+          config: Any = None) -> None:
+    """``TopK<T, isInitIndex, isHasfinish, isReuseSrc, topkMode[, config]>(dstValueLocal, dstIndexLocal,
+    srcLocal, srcIndexLocal, finishLocal[, tmpLocal], k, tiling, topKInfo[, isLargest])``."""
+    rest = list(rest)
+    tmp = rest.pop(0) if rest and isinstance(rest[0], LocalTensor) else None
+    k, _tiling, info = rest[:3]
+    largest = bool(scalar_value(rest[3])) if len(rest) > 3 else True
+    cfg = config_of(config)
+    order = _enum(TopKOrder, cfg.order)
+    if order != TopKOrder.UNSET:
+        largest = order == TopKOrder.LARGEST
+    mode = _enum(TopKMode, topkMode)
+    a = {"dst_value": dstValueLocal, "dst_index": dstIndexLocal, "src": srcLocal, "src_index": srcIndexLocal,
+         "finish": finishLocal if bool(isHasfinish) else None, "has_finish": bool(isHasfinish),
+         "k": int(scalar_value(k)), "info": TopKInfo(int(info.outter), int(info.inner), int(info.n)),
+         "largest": largest, "init_index": bool(isInitIndex), "small": mode == TopKMode.TOPK_NSMALL,
+         "radix": _enum(TopKAlgo, cfg.algo) == TopKAlgo.RADIX_SELECT}
+    _check(a)
+    inf = a["info"]
+    need = topk_tmp_bytes(inf.inner, inf.outter, a["k"], srcLocal.dtype.itemsize, a["small"], a["radix"])
+    buf = tmp_buffer("TopK", tmp, need)
+    if a["radix"]:
+        _radix(a, buf)
+    else:
+        (_merge_small if a["small"] else _merge_normal)(a, buf)
+
+
+TopK = MemBaseApi(_topk, "TopK", batchable=False)
+
+
+# -- host side -----------------------------------------------------------------------------------------------
+def _numeric_tail(args: tuple) -> list:
+    """The arguments after an optional leading PlatformAscendC (the Python route may pass one)."""
+    return list(args[1:]) if args and not isinstance(args[0], (int, np.integer, bool)) and \
+        not hasattr(args[0], "value") else list(args)
+
+
+def GetTopKMaxMinTmpSize(*args: Any) -> bool:
+    """``GetTopKMaxMinTmpSize([ascendcPlatform,] inner, outter, isReuseSource, isInitIndex, mode, isLargest,
+    dataTypeSize, maxValue, minValue)`` or ``(inner, outter, k, isReuseSource, isInitIndex, mode, isLargest,
+    dataType, config, maxValue, minValue)``: max = min = the kernel's temporary bytes."""
+    a = _numeric_tail(args)
+    if len(a) == 11:
+        inner, outter, k, _reuse, _init, mode, _largest, dtype, config, mx, mn = a
+        size, radix_ = tdt_size("GetTopKMaxMinTmpSize", dtype), _enum(TopKAlgo, config_of(config).algo) == \
+            TopKAlgo.RADIX_SELECT
+    else:
+        inner, outter, _reuse, _init, mode, _largest, size, mx, mn = a
+        k, radix_ = int(scalar_value(inner)), False
+    small = _enum(TopKMode, mode) == TopKMode.TOPK_NSMALL
+    mx.value = mn.value = topk_tmp_bytes(int(scalar_value(inner)), int(scalar_value(outter)), int(scalar_value(k)),
+                                         int(scalar_value(size)), small, radix_)
+    return True
+
+
+def TopKTilingFunc(*args: Any) -> Any:
+    """``TopKTilingFunc(ascendcPlatform, inner, outter, k, dataTypeSize, isInitIndex, mode, isLargest,
+    topKTiling)``: the sizes and counts this emulator's TopK uses (the vendor's field meanings are not
+    published; the kernel reads topKInfo, not the tiling)."""
+    a = _numeric_tail(args)
+    inner, outter, k, size, _init, mode = (a[j] for j in range(6))
+    inner, outter, k, size = (int(scalar_value(x)) for x in (inner, outter, k, size))
+    small = _enum(TopKMode, mode) == TopKMode.TOPK_NSMALL
+    t = TopkTiling()
+    t.tmpLocalSize = topk_tmp_bytes(inner, outter, k, size, small, False)
+    t.allDataSize, t.innerDataSize, t.sortRepeat = inner * outter, inner, inner // 32 * (outter if small else 1)
+    t.kAlignFourBytes, t.kAlignTwoBytes = kpad(k, 4), kpad(k, 2)
+    t.srcIndexOffset = inner
+    target = a[8] if len(a) > 8 else None
+    if target is not None and hasattr(target, "tmpLocalSize"):
+        for f in fields(TopkTiling):
+            setattr(target, f.name, getattr(t, f.name))
+    return t
