@@ -51,7 +51,7 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         # high-level sorting / filtering (hlsort)
         "const uint16_t*": "u16a", "uint32_t*": "u32a", "const LocalTensor<bool>&": "lbool",
         "LocalTensor<uint32_t>&": "lu", "TopKMode": "TopKMode::TOPK_NORMAL",
-        "AscendC::TensorDataType": "AscendC::TensorDataType{}",
+        "TensorDataType": "TensorDataType{}",
         "const platform_ascendc::PlatformAscendC&": "platform_ascendc::PlatformAscendC{}"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;

@@ -64,7 +64,6 @@ NAMES = [
     NameDef("AscendC::DEFAULT_SORT_CONFIG", "constant", _HAND, None, "高阶API/排序操作/Sort.md"),
     NameDef("AscendC::defaultTopKConfig", "constant", _HAND, None, "高阶API/排序操作/TopK.md"),
     NameDef("AscendC::TopkTiling", "alias", f"{_HAND}: the kernel-side name of tiling::TopkTiling"),
-    NameDef("optiling::TopkTiling", "type", f"{_HAND}: tiling::TopkTiling under the host-side name"),
 ]
 
 _REPEAT = scalar("repeatTime", "const int32_t")
@@ -117,8 +116,8 @@ APIS = [
         form(_PLATFORM, scalar("elemCount", "const uint32_t"), scalar("dataTypeSize", "const uint32_t"),
              ret="uint32_t"), doc="GetSortTmpSize.md", note="8 B per element: the full sort's ping-pong half"),
     api(FAMILY, "GetSortMaxMinTmpSize", SO.GetSortMaxMinTmpSize,
-        form(struct("srcShape", "AscendC::TensorShape"), earg("valueType", "AscendC::TensorDataType"),
-             earg("indexType", "AscendC::TensorDataType"), scalar("isReuseSource", "bool"),
+        form(struct("srcShape", "AscendC::TensorShape"), earg("valueType", "TensorDataType"),
+             earg("indexType", "TensorDataType"), scalar("isReuseSource", "bool"),
              struct("config", "SortConfig"), *_MM), doc="GetSortMaxMinTmpSize.md", note=_TMP_NOTE),
 ]
 
@@ -160,7 +159,7 @@ TOPK_APIS = [
              scalar("dataTypeSize", "const uint32_t"), *_MM, ret="bool"),
         form(scalar("inner", _I32), scalar("outter", _I32), scalar("k", _I32), scalar("isReuseSource", _B),
              scalar("isInitIndex", _B), earg("mode", "TopKMode"), scalar("isLargest", _B),
-             earg("dataType", "AscendC::TensorDataType"), struct("config", "TopKConfig"), *_MM, ret="bool"),
+             earg("dataType", "TensorDataType"), struct("config", "TopKConfig"), *_MM, ret="bool"),
         doc="TopK-Tiling.md", note=_TK_TMP),
     api(TOPK, "TopKTilingFunc", TK.TopKTilingFunc,
         *(form(_PLATFORM, scalar("inner", _I32), scalar("outter", _I32), scalar("k", _I32),

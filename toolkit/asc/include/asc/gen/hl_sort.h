@@ -115,7 +115,7 @@ inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC&, const u
     return (uint32_t)r.i();
 }
 // AscendC::GetSortMaxMinTmpSize: the size of the emulated kernel's temporary buffer (the vendor's formula is not published) (高阶API/排序操作/GetSortMaxMinTmpSize.md)
-inline void GetSortMaxMinTmpSize(const AscendC::TensorShape& srcShape, AscendC::TensorDataType valueType, AscendC::TensorDataType indexType, bool isReuseSource, const SortConfig& config, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetSortMaxMinTmpSize(const AscendC::TensorShape& srcShape, TensorDataType valueType, TensorDataType indexType, bool isReuseSource, const SortConfig& config, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(75524582, "AscendC::GetSortMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put_earg(c, valueType); __asc::put_earg(c, indexType); c.num(isReuseSource); __asc::put(c, config); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();

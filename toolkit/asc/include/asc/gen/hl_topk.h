@@ -23,7 +23,7 @@ inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const
     minValue = (uint32_t)r.i(2);
     return r.i(0) != 0;
 }
-inline bool GetTopKMaxMinTmpSize(const int32_t inner, const int32_t outter, const int32_t k, const bool isReuseSource, const bool isInitIndex, TopKMode mode, const bool isLargest, AscendC::TensorDataType dataType, const TopKConfig& config, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline bool GetTopKMaxMinTmpSize(const int32_t inner, const int32_t outter, const int32_t k, const bool isReuseSource, const bool isInitIndex, TopKMode mode, const bool isLargest, TensorDataType dataType, const TopKConfig& config, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1560595714, "AscendC::GetTopKMaxMinTmpSize");
     c.num(inner); c.num(outter); c.num(k); c.num(isReuseSource); c.num(isInitIndex); __asc::put_earg(c, mode); c.num(isLargest); __asc::put_earg(c, dataType); __asc::put(c, config); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
