@@ -149,6 +149,8 @@ def test_host_helpers_give_the_kernels_need():
     assert K.GetTopKMaxMinTmpSize(32, 4, 8, False, True, K.TopKMode.TOPK_NSMALL, True, TensorDataType.DT_INT32,
                                   K.TopKConfig(K.TopKAlgo.RADIX_SELECT), mx, mn)
     assert mn.value == K.topk_tmp_bytes(32, 4, 8, 4, True, True)
+    assert not K.GetTopKMaxMinTmpSize(None, 48, 3, False, True, K.TopKMode.TOPK_NORMAL, True, 4, mx, mn)
+    assert not K.GetTopKMaxMinTmpSize(None, 64, 3, False, True, K.TopKMode.TOPK_NSMALL, True, 4, mx, mn)
     t = K.TopKTilingFunc(None, 64, 2, 5, 2, True, K.TopKMode.TOPK_NORMAL, True)
     assert (t.innerDataSize, t.allDataSize, t.sortRepeat, t.kAlignTwoBytes, t.kAlignFourBytes) == (64, 128, 2, 16, 8)
     assert t.tmpLocalSize == K.topk_tmp_bytes(64, 2, 5, 2, False, False)

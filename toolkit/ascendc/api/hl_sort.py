@@ -102,7 +102,8 @@ def _per_type(short: str, arg: str) -> object:
 
 APIS = [
     api(FAMILY, "Concat", SO.Concat, form(*tded("T"), _mut("concat"), local("src"), local("tmp"), _REPEAT),
-        dtypes=("half", "float"), doc="Concat.md", note="950 layout: the scores are the source (a Copy; tmp unused)"),
+        dtypes=("half", "float"), doc="Concat.md",
+        note="assumed: on the 950 layout the scores are the source, so a Copy (tmp unused)"),
     api(FAMILY, "Extract", SO.Extract,
         form(*tded("T"), local("dstValue"), local("dstIndex", "uint32_t"), local("sorted"), _REPEAT),
         dtypes=("half", "float"), doc="Extract.md", note="GatherMask of the score and index words"),

@@ -307,8 +307,10 @@ def GetTopKMaxMinTmpSize(*args: Any) -> bool:
         inner, outter, _reuse, _init, mode, _largest, size, mx, mn = a
         k, radix_ = int(scalar_value(inner)), False
     small = _enum(TopKMode, mode) == TopKMode.TOPK_NSMALL
-    mx.value = mn.value = topk_tmp_bytes(int(scalar_value(inner)), int(scalar_value(outter)), int(scalar_value(k)),
-                                         int(scalar_value(size)), small, radix_)
+    inner, outter, k = (int(scalar_value(v)) for v in (inner, outter, k))
+    if inner <= 0 or inner % 32 or outter <= 0 or (small and inner != 32):
+        return False                       # the page: false when the sizes cannot be given
+    mx.value = mn.value = topk_tmp_bytes(inner, outter, k, int(scalar_value(size)), small, radix_)
     return True
 
 

@@ -37,7 +37,7 @@ inline void take(const Ret& r, AscendC::tiling::TopkTiling& p) {
 }
 }  // namespace __asc
 namespace AscendC {
-// AscendC::Concat: 950 layout: the scores are the source (a Copy; tmp unused) (高阶API/排序操作/Concat.md)
+// AscendC::Concat: assumed: on the 950 layout the scores are the source, so a Copy (tmp unused) (高阶API/排序操作/Concat.md)
 template <class T>
 void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp, const int32_t repeatTime, ASC_SLP) {
     ASC_CALL(1617527104, "AscendC::Concat");
