@@ -154,3 +154,22 @@ def test_host_helpers_give_the_kernels_need():
     t = K.TopKTilingFunc(None, 64, 2, 5, 2, True, K.TopKMode.TOPK_NORMAL, True)
     assert (t.innerDataSize, t.allDataSize, t.sortRepeat, t.kAlignTwoBytes, t.kAlignFourBytes) == (64, 128, 2, 16, 8)
     assert t.tmpLocalSize == K.topk_tmp_bytes(64, 2, 5, 2, False, False)
+
+
+@pytest.mark.parametrize("algo", [K.TopKAlgo.MERGE_SORT, K.TopKAlgo.RADIX_SELECT])
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("dt", [np.float16, np.float32])
+def test_nan_first_and_inf_largest(ctx, algo, largest, dt):
+    """The page: NaN first in either order, inf the largest value."""
+    x = _values(dt, (2, 40), 5)
+    x[0, 7] = np.nan
+    x[1, 3] = -np.nan
+    x[1, 30] = np.nan
+    x[0, 20], x[1, 0] = np.inf, -np.inf
+    v, i = _run(ctx, x, 4, inner=64, largest=largest, algo=algo)
+    assert list(i[0][:1]) == [7] and list(i[1][:2]) == [3, 30]
+    assert np.isnan(v[0, 0]) and np.isnan(v[1, :2]).all()
+    rest = [sorted((j for j in range(40) if not np.isnan(x[r, j])), key=lambda j: float(x[r, j]),
+                   reverse=largest)[:4 - (1 if r == 0 else 2)] for r in range(2)]
+    assert list(i[0][1:]) == rest[0] and list(i[1][2:]) == rest[1]
+    assert (x[0, i[0][1]] == np.inf) == largest and (x[1, i[1][2]] == -np.inf) == (not largest)

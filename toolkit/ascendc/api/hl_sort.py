@@ -132,9 +132,11 @@ _TK_HEAD = (local("dstValueLocal"), local("dstIndexLocal", "int32_t"), local("sr
             local("srcIndexLocal", "int32_t"), local("finishLocal", "bool"))
 _TK_TAIL = (scalar("k", "const int32_t"), struct("tilling", "TopkTiling"), struct("topKInfo", "TopKInfo"),
             scalar("isLargest", "const bool", default="true"))
-_TK_NOTE = ("MERGE_SORT: the page's steps (CreateVecIndex, x -1 for the smallest, Sort32, MrgSort, GatherMask); "
-            "RADIX_SELECT: a stable radix sort of each row, the first k gathered (algorithm: assumed); NaN is "
-            "not placed first (assumed: Sort32 orders NaN last)")
+_TK_NOTE = ("MERGE_SORT: the page's steps (CreateVecIndex, x -1 for the smallest, Sort32, MrgSort, GatherMask of the "
+            "positions); "
+            "RADIX_SELECT: a stable radix sort of each row, the first k gathered (algorithm: assumed); values and "
+            "indices gathered by position; NaN first in both orders, inf the largest (MERGE_SORT: +inf keyed as the "
+            "largest finite value, assumed)")
 _TK_TMP = "(the vendor's formula is not published): the size of the emulated kernel's temporary buffer"
 
 

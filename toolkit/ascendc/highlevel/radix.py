@@ -51,7 +51,7 @@ def tmp_bytes(n: int, itemsize: int) -> int:
     p = _pad(n)
     kw, nk = (4, 2) if itemsize == 8 else (itemsize, 1)
     words = (2 * nk + 4) * _a32(p * kw)        # key words (two copies), bit test, constant, float twiddle
-    return words + 10 * _a32(p * 4) + 4 * _a32(p // 8) + 64
+    return words + 10 * _a32(p * 4) + 5 * _a32(p // 8) + 64
 
 
 class _Space:
@@ -63,8 +63,9 @@ class _Space:
         return t
 
 
-def _keys(src: LocalTensor, n: int, sp: _Space) -> tuple[list[LocalTensor], bool]:
-    """The unsigned key words of ``src[:n]`` (low word first) and whether the top bit sorts reversed."""
+def _keys(src: LocalTensor, n: int, sp: _Space, nan_first: bool | None) -> tuple[list[LocalTensor], bool]:
+    """The unsigned key words of ``src[:n]`` (low word first) and whether the top bit sorts reversed.
+    ``nan_first`` (floating point): NaN gets the largest key (True, a descending sort) or the smallest."""
     dt, p = src.dtype, _pad(n)
     kw, nk = key_layout(dt)
     ut = _UINT[kw]
@@ -82,19 +83,28 @@ def _keys(src: LocalTensor, n: int, sp: _Space) -> tuple[list[LocalTensor], bool
     neg, flip, sign = sp.take(U8, p // 8), sp.take(ut, p), sp.take(ut, p)
     MB.Duplicate(flip, 0, p)
     MB.Copy(flip, src.ReinterpretCast(ut), n)
+    number = None
+    if nan_first is not None:                   # bit set where x == x (not NaN)
+        number = sp.take(U8, p // 8)
+        MB.Compare(number, flip.ReinterpretCast(dt), flip.ReinterpretCast(dt), CMPMODE.EQ, p)
     MB.Compares(neg, flip.ReinterpretCast(_SINT[kw]), 0, CMPMODE.LT, p)
     MB.Duplicate(sign, 1 << (8 * kw - 1), p)
     MB.Or(sign, flip, sign, p)
     MB.Not(flip, flip, p)
     MB.Select(keys[0], neg, flip, sign, MB.SELMODE.VSEL_TENSOR_TENSOR_MODE, p)
+    if number is not None:
+        MB.Select(keys[0], number, keys[0], (1 << (8 * kw)) - 1 if nan_first else 0,
+                  MB.SELMODE.VSEL_TENSOR_SCALAR_MODE, p)
     return keys, False
 
 
-def sort_positions(api: str, src: LocalTensor, n: int, descending: bool, buf: LocalTensor) -> LocalTensor:
-    """A uint32 tensor (in ``buf``) of the original positions of ``src[:n]`` in stable sorted order."""
+def sort_positions(api: str, src: LocalTensor, n: int, descending: bool, buf: LocalTensor,
+                   nan_first: bool = False) -> LocalTensor:
+    """A uint32 tensor (in ``buf``) of the original positions of ``src[:n]`` in stable sorted order
+    (``nan_first``: NaN before every number in either order, as TopK's page wants)."""
     sp = _Space(buf)
     p = _pad(n)
-    keys, signed = _keys(src, n, sp)
+    keys, signed = _keys(src, n, sp, descending if nan_first else None)
     kw = keys[0].dtype.itemsize
     ut = keys[0].dtype
     iota, iota4 = sp.take(U32, p), sp.take(U32, p)

@@ -1,11 +1,13 @@
 """``AscendC::TopK`` (高阶API/排序操作) and its host side (GetTopKMaxMinTmpSize, TopKTilingFunc, TopkTiling).
 
-MERGE_SORT (half / float), as the page's steps on Ascend 950: indices by CreateVecIndex (or the caller's
-srcIndexLocal), the scores negated for the k smallest (Sort32 sorts descending), the row padded from n to
-inner with -inf (a Duplicate over the last block before the scaled copy of the n values), Sort32 and, in
-the Normal mode, MrgSort of the blocks into one sorted row; then GatherMask of the first k scores and
-indices, negated back. finishLocal rows (isHasfinish) get the index n. The Small mode (inner 32) sorts every
-row with one Sort32 call and compacts the first k entries of all rows with one GatherMask per output.
+MERGE_SORT (half / float), as the page's steps on Ascend 950: positions by CreateVecIndex, the scores negated
+for the k smallest (Sort32 sorts descending), the row padded from n to inner with -inf (a Duplicate from the
+last block's start before the scaled copy of the n values), NaN keyed above +inf (the page: NaN first in
+either order), Sort32 and, in the Normal mode, MrgSort of the blocks into one sorted row; then GatherMask of
+the first k positions, and Gathers of the values (from the source: NaN payloads kept) and of the indices
+(srcIndexLocal with isInitIndex, else the positions). finishLocal rows (isHasfinish) get the index n. The
+Small mode (inner 32) sorts every row with one Sort32 call and compacts the first k positions of all rows
+with one GatherMask.
 
 RADIX_SELECT (every documented type, TopKConfig.algo): the stable radix sort of :mod:`.radix` of each row's
 n values, descending for the k largest, and Gathers of the first k values and indices (``sorted`` false
@@ -23,10 +25,11 @@ from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dtypes import scalar_value, uint64_t
 from toolkit.ascendc.membase.elementwise import MemBaseApi, type_name
 from toolkit.ascendc.membase.params import GatherMaskParams
+from toolkit.ascendc.regbase.types import CMPMODE
 from toolkit.ascendc.tensor import LocalTensor
 
 from . import radix
-from .sort import HF, RADIX_TYPES, U16, U32, I32, U8, aligned, bad, extract_entries, merge_all, sort32, tdt_size
+from .sort import HF, RADIX_TYPES, U16, U32, I32, U8, aligned, bad, merge_all, sort32, tdt_size
 from .tmpbuf import tmp_buffer
 
 
@@ -107,8 +110,9 @@ def topk_tmp_bytes(inner: int, outter: int, k: int, itemsize: int, small: bool, 
                  2 * _a(-(-outter * kpad(k, itemsize) * max(itemsize, 4) // 8))) if small else 0
         return _a(radix.tmp_bytes(inner, itemsize)) + _a(inner * 4) + stage + 256
     rows = outter if small else 1
-    return (_a(rows * inner * itemsize) + _a(rows * inner * 4) + (1 if small else 2) * _a(rows * inner * 8) +
-            _a(rows * inner * 4) + 2 * _a(rows * 8) + 256)
+    span = -(-rows * inner * itemsize // 256) * 256
+    return (span + _a(span // itemsize // 8) + 3 * _a(rows * inner * 4) + (1 if small else 2) * _a(rows * inner * 8)
+            + (_a(rows * 8) if small else 0) + 256)
 
 
 def _pattern(buf: LocalTensor, rows: int, row_len: int, keep) -> LocalTensor:
@@ -134,35 +138,64 @@ def _uview(t: LocalTensor) -> LocalTensor:
 
 
 # -- MERGE_SORT ----------------------------------------------------------------------------------------------
-def _scores(dst: LocalTensor, src: LocalTensor, n: int, inner: int, sign: float) -> None:
-    if n < inner:
-        start = n // 32 * 32
-        MB.Duplicate(dst[start], -np.inf, inner - start)
+def _scores(dst: LocalTensor, src: LocalTensor, n: int, inner: int, sign: float, span: int,
+            number: LocalTensor) -> None:
+    """dst[:inner] = sign * src[:n], padded with -inf (a Duplicate from the last block's start, then the
+    scaled copy); NaN (either sign) sorts first (the page: NaN first in both orders, see _nan_to_inf).
+    ``span``: the elements dst holds (whole 256 B repeats for the Compare); ``number``: span bits."""
+    start = n // 32 * 32 if n < inner else inner
+    if start < span:
+        MB.Duplicate(dst[start], -np.inf, span - start)
     MB.Muls(dst, src, sign, n)
+    _nan_to_inf(dst, number, span)
+
+
+def _nan_to_inf(s: LocalTensor, number: LocalTensor, span: int) -> None:
+    """+inf becomes the largest finite value, then NaN +inf: NaN sorts before every number (the values are
+    gathered from the source afterwards, so the keys only order them; +inf ties with that largest value)."""
+    MB.Compares(number, s, np.inf, CMPMODE.NE, span)
+    MB.Select(s, number, s, float(np.finfo(s.dtype).max), MB.SELMODE.VSEL_TENSOR_SCALAR_MODE, span)
+    MB.Compare(number, s, s, CMPMODE.EQ, span)
+    MB.Select(s, number, s, np.inf, MB.SELMODE.VSEL_TENSOR_SCALAR_MODE, span)
+
+
+def _span(count: int, itemsize: int) -> int:
+    """Elements of whole 256 B repeats covering ``count``."""
+    per = 256 // itemsize
+    return -(-int(count) // per) * per
+
+
+def _take_rows(a: dict, src: LocalTensor, pos: LocalTensor, dv: LocalTensor, di: LocalTensor, count: int,
+               index_src: LocalTensor | None, scratch: LocalTensor) -> None:
+    """The values (gathered from the source: NaN payloads and signs kept) and indices of ``count`` positions."""
+    radix.gather_by(dv, src, pos, count, scratch)
+    if index_src is not None:
+        radix.gather_by(di, index_src, pos, count, scratch)
+    else:
+        MB.Copy(di.ReinterpretCast(U32), pos, count)
 
 
 def _merge_normal(a: dict, buf: LocalTensor) -> None:
     src, info, k = a["src"], a["info"], a["k"]
     dt = src.dtype
     inner, n = info.inner, info.n
-    s, off = aligned(buf, dt, inner, 0)
+    span = _span(inner, dt.itemsize)
+    s, off = aligned(buf, dt, span, 0)
+    number, off = aligned(buf, U8, span // 8, off)
     idx, off = aligned(buf, U32, inner, off)
     e1, off = aligned(buf, dt, inner * 8 // dt.itemsize, off)
     e2, off = aligned(buf, dt, inner * 8 // dt.itemsize, off)
-    words, off = aligned(buf, U32, inner, off)
-    if a["init_index"]:
-        MB.Copy(idx, a["src_index"].ReinterpretCast(U32), inner)
-    else:
-        MB.CreateVecIndex(idx.ReinterpretCast(I32), 0, inner)
+    pos, off = aligned(buf, U32, inner, off)
+    scratch, off = aligned(buf, U32, inner, off)
+    MB.CreateVecIndex(idx.ReinterpretCast(I32), 0, inner)
     kp, kpi = kpad(k, dt.itemsize), kpad(k, 4)
     for r in range(info.outter):
-        _scores(s, src[r * inner], n, inner, 1.0 if a["largest"] else -1.0)
+        _scores(s, src[r * inner], n, inner, 1.0 if a["largest"] else -1.0, span, number)
         sort32(e1, s, idx, inner // 32)
         res = merge_all(e1, e2, inner // 32)
+        MB.GatherMask(pos, res.ReinterpretCast(U32), 2, True, 2 * k, GatherMaskParams(1, 1, 8, 0), uint64_t(0))
         dv, di = a["dst_value"][r * kp], a["dst_index"][r * kpi]
-        extract_entries(dv, di, res, k, words=words)
-        if not a["largest"]:
-            MB.Muls(dv, dv, -1.0, k)
+        _take_rows(a, src[r * inner], pos, dv, di, k, a["src_index"] if a["init_index"] else None, scratch)
         if a["finish"] is not None and int(a["finish"].GetValue(r)):
             MB.Duplicate(di, n, k)
 
@@ -170,35 +203,32 @@ def _merge_normal(a: dict, buf: LocalTensor) -> None:
 def _merge_small(a: dict, buf: LocalTensor) -> None:
     src, info, k = a["src"], a["info"], a["k"]
     dt, rows, n = src.dtype, info.outter, info.n
-    s, off = aligned(buf, dt, rows * 32, 0)
+    span = _span(rows * 32, dt.itemsize)
+    s, off = aligned(buf, dt, span, 0)
+    number, off = aligned(buf, U8, span // 8, off)
     idx, off = aligned(buf, U32, rows * 32, off)
     e1, off = aligned(buf, dt, rows * 256 // dt.itemsize, off)
-    words, off = aligned(buf, U32, rows * 32, off)
+    pos, off = aligned(buf, U32, rows * 32, off)
+    scratch, off = aligned(buf, U32, rows * 32, off)
     pat, off = aligned(buf, U8, rows * 8, off)
     sign = 1.0 if a["largest"] else -1.0
     if n < 32:
+        MB.Duplicate(s, -np.inf, span)
         for r in range(rows):
-            _scores(s[r * 32], src[r * 32], n, 32, sign)
+            MB.Muls(s[r * 32], src[r * 32], sign, n)
+        _nan_to_inf(s, number, span)
     else:
-        MB.Muls(s, src, sign, rows * 32)
-    if a["init_index"]:
-        MB.Copy(idx, a["src_index"].ReinterpretCast(U32), rows * 32)
-    else:
-        MB.CreateVecIndex(idx.ReinterpretCast(I32), 0, 32)
-        for r in range(1, rows):
-            MB.Copy(idx[r * 32], idx, 32)
+        _scores(s, src, rows * 32, rows * 32, sign, span, number)
+    MB.CreateVecIndex(idx.ReinterpretCast(I32), 0, rows * 32)      # positions in the whole input
     sort32(e1, s, idx, rows)
-    ent = e1.ReinterpretCast(U32)
-    dv = a["dst_value"]
-    if dt.itemsize == 4:
-        _compact(dv.ReinterpretCast(U32), ent, rows, 64, lambda j: j % 2 == 0 and j < 2 * k, pat)
-    else:
-        _compact(words, ent, rows, 64, lambda j: j % 2 == 0 and j < 2 * k, pat)
-        MB.GatherMask(dv.ReinterpretCast(U16), words.ReinterpretCast(U16), 1, True, 2 * rows * k,
-                      GatherMaskParams(1, 1, 8, 0), uint64_t(0))
-    _compact(a["dst_index"].ReinterpretCast(U32), ent, rows, 64, lambda j: j % 2 == 1 and j < 2 * k, pat)
-    if not a["largest"]:
-        MB.Muls(dv, dv, -1.0, rows * k)
+    _compact(pos, e1.ReinterpretCast(U32), rows, 64, lambda j: j % 2 == 1 and j < 2 * k, pat)
+    count = rows * k
+    radix.gather_by(a["dst_value"], src, pos, count, scratch)
+    if a["init_index"]:
+        radix.gather_by(a["dst_index"], a["src_index"], pos, count, scratch)
+    else:                                                           # the position within the row
+        MB.Duplicate(scratch, 31, count)
+        MB.And(a["dst_index"].ReinterpretCast(U32), pos, scratch, count)
 
 
 # -- RADIX_SELECT --------------------------------------------------------------------------------------------
@@ -217,7 +247,7 @@ def _radix(a: dict, buf: LocalTensor) -> None:
     else:
         outs = (a["dst_value"], a["dst_index"])
     for r in range(rows):
-        pos = radix.sort_positions("TopK", src[r * inner], n, a["largest"], sort_buf)
+        pos = radix.sort_positions("TopK", src[r * inner], n, a["largest"], sort_buf, nan_first=True)
         dv, di = outs[0][r * kp], outs[1][r * kpi]
         radix.gather_by(dv, src[r * inner], pos, k, scratch)
         if a["init_index"]:
