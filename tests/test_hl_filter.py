@@ -28,7 +28,7 @@ def _dropout(ctx, x: np.ndarray, mask_bytes: np.ndarray, keep: float, info: F.Dr
     put(ctx, A_MASK, mask_bytes)
     dt = x.dtype
     tl = [T(A_TMP, np.uint8, F.GetDropOutMinTmpSize(TensorShape(list(x.shape)), dt.itemsize, False))] if tmp else []
-    F.DropOut(T(A_DST, dt, x.size), T(A_SRC, dt, x.size), T(A_MASK, np.uint8), *tl, keep, info, dropOutMode=mode)
+    F.DropOut[dt, False, mode](T(A_DST, dt, x.size), T(A_SRC, dt, x.size), T(A_MASK, np.uint8), *tl, keep, info)
     return get(ctx, A_DST, dt, x.size).reshape(x.shape)
 
 

@@ -43,7 +43,7 @@ def test_full_sort_and_extract_the_pages_example(ctx, dt):
     put(ctx, A_IDX, x.astype(np.uint32))
     S.Concat(T(A_TMP, dt), T(A_SRC, dt), T(A_TMP + 0x1000, dt), n // 16)
     np.testing.assert_array_equal(get(ctx, A_TMP, dt, n), x)
-    S.Sort(T(A_DST, dt), T(A_TMP, dt), T(A_IDX, np.uint32), T(A_TMP + 0x2000, dt), n // 32, isFullSort=True)
+    S.Sort[dt, True](T(A_DST, dt), T(A_TMP, dt), T(A_IDX, np.uint32), T(A_TMP + 0x2000, dt), n // 32)
     S.Extract(T(A_SRC + 0x1000, dt), T(A_DIDX, np.uint32), T(A_DST, dt), n // 32)
     want = np.arange(n - 1, -1, -1)
     np.testing.assert_array_equal(get(ctx, A_SRC + 0x1000, dt, n), want.astype(dt))
@@ -164,8 +164,9 @@ def test_radix_sort_the_pages_example(ctx):
     put(ctx, A_SRC, x)
     put(ctx, A_IDX, np.arange(n, dtype=np.uint32))
     tmp = T(A_TMP, np.uint8, S.sort_tmp_bytes(n, 2, False))
-    S.Sort(T(A_DST, np.float16, n), T(A_DIDX, np.uint32, n), T(A_SRC, np.float16, n), T(A_IDX, np.uint32, n), tmp, n,
-           config=S.SortConfig(S.SortType.RADIX_SORT, False))
+    config = S.SortConfig(S.SortType.RADIX_SORT, False)
+    S.Sort[np.float16, np.uint32, False, config](T(A_DST, np.float16, n), T(A_DIDX, np.uint32, n),
+                                                  T(A_SRC, np.float16, n), T(A_IDX, np.uint32, n), tmp, n)
     np.testing.assert_array_equal(get(ctx, A_DST, np.float16, n), np.arange(n).astype(np.float16))
     np.testing.assert_array_equal(get(ctx, A_DIDX, np.uint32, n), np.arange(n - 1, -1, -1))
 

@@ -67,6 +67,16 @@ def _ref(x: np.ndarray, k: int, largest: bool) -> np.ndarray:
 
 def test_normal_mode_the_pages_example(ctx):
     v, i = _run(ctx, NORMAL_X, 5, inner=32, largest=False, init=True, finish=[False, True])
+    _check_page_normal(v, i)
+    put(ctx, A_SRC, NORMAL_X)                                   # the page's call, template arguments in order
+    K.TopK[np.float32, True, True, False, K.TopKMode.TOPK_NORMAL, K.TopKConfig()](
+        T(A_DV, np.float32), T(A_DI, np.int32), T(A_SRC, np.float32), T(A_IDX, np.int32), T(A_FIN, np.uint8),
+        T(A_TMP, np.uint8, 1 << 14), 5, K.TopkTiling(), K.TopKInfo(2, 32, 32), False)
+    _check_page_normal(get(ctx, A_DV, np.float32, 16).reshape(2, 8)[:, :5],
+                       get(ctx, A_DI, np.int32, 16).reshape(2, 8)[:, :5])
+
+
+def _check_page_normal(v, i):
     np.testing.assert_array_equal(v, np.array([[-51721.918, -51229.17, -47510.38, -45169.168, -43112.895],
                                                [-52391.258, -50611.96, -46391.133, -42512.805, -34662.61]], np.float32))
     np.testing.assert_array_equal(i, [[21, 20, 22, 30, 2], [32, 32, 32, 32, 32]])

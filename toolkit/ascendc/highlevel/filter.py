@@ -22,12 +22,13 @@ import numpy as np
 
 from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dtypes import scalar_value, uint64_t
-from toolkit.ascendc.membase.elementwise import MemBaseApi, type_name
+from toolkit.ascendc.membase.elementwise import type_name
 from toolkit.ascendc.membase.params import GatherMaskParams
 from toolkit.ascendc.regbase.types import CMPMODE
 from toolkit.ascendc.tensor import LocalTensor
 
 from .sort import bad
+from .targs import PositionalApi
 from .tmpbuf import tmp_buffer
 
 U8 = np.dtype(np.uint8)
@@ -167,7 +168,7 @@ def _dropout(dstLocal, srcLocal, maskLocal, *rest: Any, isInitBitMode: bool = Fa
     MB.Muls(dstLocal, dstLocal, 1.0 / keep, n)
 
 
-DropOut = MemBaseApi(_dropout, "DropOut", batchable=False)
+DropOut = PositionalApi(_dropout, "DropOut", ("isInitBitMode", "dropOutMode"))
 
 
 # -- Select --------------------------------------------------------------------------------------------------

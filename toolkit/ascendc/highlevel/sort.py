@@ -31,6 +31,7 @@ from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
 
 from . import radix
+from .targs import PositionalApi
 from .tmpbuf import tmp_buffer
 
 U32 = np.dtype(np.uint32)
@@ -282,9 +283,14 @@ def _sort(*args: Any, isFullSort: Any = None, isReuseSource: bool = False, confi
     (_merge_sort if merge else _radix_sort)(api, dst, dst_index, src, src_index, n, bool(cfg.isDescend), buf)
 
 
+def _sort_names(values: list) -> tuple:
+    """``Sort[T, isFullSort]`` or ``Sort[T(, U), isReuseSource, config]``."""
+    return ("isReuseSource", "config") if any(isinstance(v, SortConfig) for v in values) else ("isFullSort",)
+
+
 Concat = MemBaseApi(_concat, "Concat", batchable=False)
 Extract = MemBaseApi(_extract, "Extract", batchable=False)
-Sort = MemBaseApi(_sort, "Sort", batchable=False)
+Sort = PositionalApi(_sort, "Sort", _sort_names)
 
 
 # -- sizes ---------------------------------------------------------------------------------------------------

@@ -23,13 +23,14 @@ import numpy as np
 
 from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dtypes import scalar_value, uint64_t
-from toolkit.ascendc.membase.elementwise import MemBaseApi, type_name
+from toolkit.ascendc.membase.elementwise import type_name
 from toolkit.ascendc.membase.params import GatherMaskParams
 from toolkit.ascendc.regbase.types import CMPMODE
 from toolkit.ascendc.tensor import LocalTensor
 
 from . import radix
 from .sort import HF, RADIX_TYPES, U16, U32, I32, U8, aligned, bad, merge_all, sort32, tdt_size
+from .targs import PositionalApi
 from .tmpbuf import tmp_buffer
 
 
@@ -314,7 +315,7 @@ def _topk(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, *r
         (_merge_small if a["small"] else _merge_normal)(a, buf)
 
 
-TopK = MemBaseApi(_topk, "TopK", batchable=False)
+TopK = PositionalApi(_topk, "TopK", ("isInitIndex", "isHasfinish", "isReuseSrc", "topkMode", "config"))
 
 
 # -- host side -----------------------------------------------------------------------------------------------
