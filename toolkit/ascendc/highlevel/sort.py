@@ -26,7 +26,7 @@ from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dtypes import np_dtype, scalar_value, uint64_t
 from toolkit.ascendc.membase.elementwise import MemBaseApi, type_name
 from toolkit.ascendc.membase.params import GatherMaskParams
-from toolkit.ascendc.sysenums import TensorDataType
+from toolkit.ascendc.sysenums import TENSOR_DATA_TYPE_BYTES, TensorDataType
 from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
 
@@ -328,15 +328,21 @@ def GetSortTmpSize(*args: Any) -> int:
     return _a(elem, 32) * ENTRY
 
 
-_TDT_SIZE = {"DT_FLOAT": 4, "DT_FLOAT16": 2, "DT_BF16": 2, "DT_INT8": 1, "DT_UINT8": 1, "DT_INT16": 2,
-             "DT_UINT16": 2, "DT_INT32": 4, "DT_UINT32": 4, "DT_INT64": 8, "DT_UINT64": 8}
+#: the element types of the sorting APIs, by their host-side TensorDataType
+_SORT_TYPES = ("DT_FLOAT", "DT_FLOAT16", "DT_BF16", "DT_INT8", "DT_UINT8", "DT_INT16", "DT_UINT16", "DT_INT32",
+               "DT_UINT32", "DT_INT64", "DT_UINT64")
 
 
 def tdt_size(api: str, t: Any) -> int:
-    name = getattr(t, "name", str(t))
-    if name not in _TDT_SIZE:
-        bad(api, f"data type {name} is not one of {', '.join(_TDT_SIZE)}")
-    return _TDT_SIZE.get(name, 4)
+    """Bytes of a TensorDataType (a member, or its value from the bridge) that the sorting APIs take."""
+    try:
+        member = t if isinstance(t, TensorDataType) else TensorDataType(int(getattr(t, "value", t)))
+    except ValueError:
+        member = None
+    if member is None or member.name not in _SORT_TYPES:
+        bad(api, f"data type {t} is not one of {', '.join(_SORT_TYPES)}")
+        return 4
+    return TENSOR_DATA_TYPE_BYTES[member]
 
 
 def GetSortMaxMinTmpSize(srcShape, valueType, indexType, isReuseSource, config, maxValue, minValue) -> None:
@@ -348,5 +354,3 @@ def GetSortMaxMinTmpSize(srcShape, valueType, indexType, isReuseSource, config, 
     size = sort_tmp_bytes(int(srcShape.GetShapeSize()), tdt_size("GetSortMaxMinTmpSize", valueType), merge)
     maxValue.value = minValue.value = size
 
-
-TENSOR_DATA_TYPE = TensorDataType
