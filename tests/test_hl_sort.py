@@ -190,6 +190,16 @@ def test_sort_bad_parameters_fail_loudly(ctx):
                                      T(A_TMP, np.uint8, 1 << 16), 65)) == "BAD_PARAMETER"      # beyond the tensors
 
 
+def test_full_sort_checks_its_operands(ctx):
+    put(ctx, A_SRC, np.zeros(64, np.float32))
+    put(ctx, A_IDX, np.zeros(64, np.uint32))
+    args = (T(A_DST, np.float32), T(A_SRC, np.float32), T(A_IDX, np.uint32))
+    assert abort_code(lambda: S.Sort(*args, T(A_TMP, np.float32, 64), 2, isFullSort=True)) == "BAD_PARAMETER"
+    assert abort_code(lambda: S.Sort(*args, T(A_TMP, np.float32), 256, isFullSort=True)) == "BAD_PARAMETER"
+    assert abort_code(lambda: S.Sort(T(A_DST, np.float32), T(A_SRC, np.float32), T(A_IDX, np.int32),
+                                     T(A_TMP, np.float32), 2, isFullSort=True)) == "BAD_PARAMETER"
+
+
 def test_sort_max_min_tmp_size_is_the_kernels_need(ctx):
     mx, mn = uint32_t(0), uint32_t(0)
     cfg = S.SortConfig(S.SortType.RADIX_SORT, True, False, True)

@@ -164,6 +164,9 @@ def _sort_entries(api: str, dst: LocalTensor, concat: LocalTensor, index: LocalT
                   repeatTime: Any, isFullSort: Any) -> None:
     """``Sort<T, isFullSort>(dst, concat, index, tmp, repeatTime)``."""
     check_types(api, concat, HF)
+    if dst.dtype != concat.dtype or tmp.dtype != concat.dtype or index.dtype != U32:
+        bad(api, f"types must be (T, T, uint32_t, T), got ({type_name(dst.dtype)}, {type_name(concat.dtype)}, "
+                 f"{type_name(index.dtype)}, {type_name(tmp.dtype)})")
     r = int(scalar_value(repeatTime))
     if not 0 <= r <= 255:
         bad(api, f"repeatTime {r} is outside [0, 255]")
