@@ -98,7 +98,7 @@ def _keys(src: LocalTensor, n: int, sp: _Space, nan_first: bool | None) -> tuple
     return keys, False
 
 
-def sort_positions(api: str, src: LocalTensor, n: int, descending: bool, buf: LocalTensor,
+def sort_positions(src: LocalTensor, n: int, descending: bool, buf: LocalTensor,
                    nan_first: bool = False) -> LocalTensor:
     """A uint32 tensor (in ``buf``) of the original positions of ``src[:n]`` in stable sorted order
     (``nan_first``: NaN before every number in either order, as TopK's page wants)."""

@@ -230,7 +230,7 @@ def _radix_sort(api: str, dst, dst_index, src, src_index, n: int, desc: bool, bu
     check_types(api, src, RADIX_TYPES)
     if src_index is not None:
         check_types(api, src_index, INDEX_TYPES, "U")
-    pos = radix.sort_positions(api, src, n, desc, buf)
+    pos = radix.sort_positions(src, n, desc, buf)
     scratch = LocalTensor(buf.addr + radix.tmp_bytes(n, src.dtype.itemsize), U32, n, buf.position)
     radix.gather_by(dst, src, pos, n, scratch)
     if dst_index is None:

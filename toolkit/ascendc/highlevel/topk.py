@@ -248,7 +248,7 @@ def _radix(a: dict, buf: LocalTensor) -> None:
     else:
         outs = (a["dst_value"], a["dst_index"])
     for r in range(rows):
-        pos = radix.sort_positions("TopK", src[r * inner], n, a["largest"], sort_buf, nan_first=True)
+        pos = radix.sort_positions(src[r * inner], n, a["largest"], sort_buf, nan_first=True)
         dv, di = outs[0][r * kp], outs[1][r * kpi]
         radix.gather_by(dv, src[r * inner], pos, k, scratch)
         if a["init_index"]:
