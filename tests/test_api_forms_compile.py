@@ -50,7 +50,11 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "const LocalTensor<float>&": "lt", "const T": "1.0f",
         # high-level reduce / index / random (hlreduce): srcShape[], PhiloxKey, the host queries' enums
         "const uint32_t*": "shp", "const PhiloxKey&": "pkey", "TensorDataType": "TensorDataType::DT_FLOAT",
-        "ReducePattern": "ReducePattern::AR"}
+        "ReducePattern": "ReducePattern::AR",
+        # high-level sorting / filtering (hlsort)
+        "const uint16_t*": "u16a", "uint32_t*": "u32a", "const LocalTensor<bool>&": "lbool",
+        "LocalTensor<uint32_t>&": "lu", "TopKMode": "TopKMode::TOPK_NORMAL",
+        "const platform_ascendc::PlatformAscendC&": "platform_ascendc::PlatformAscendC{}"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 void probe_every_form() {
@@ -67,6 +71,7 @@ void probe_every_form() {
     LocalTensor<uint32_t> lu; LocalTensor<uint8_t> lb; LocalTensor<uint64_t> l64; LocalTensor<float> lta[16];
     uint32_t shp[2] = {2, 8}; PhiloxKey pkey = {0, 0};
     asc_store_atomic_config sac; asc_ndim_pad_count_config npc; __ubuf__ float* pfa[16] = {}; __ubuf__ uint32_t* pu = nullptr;
+    uint16_t u16a[4] = {0, 0, 0, 0}; uint32_t u32a[4] = {0, 0, 0, 0}; LocalTensor<bool> lbool;
 """
 
 
@@ -136,7 +141,7 @@ LAYOUT_CALLS = {"MakeShape": "(void)NS::MakeShape(2, 3);", "MakeStride": "(void)
 
 
 def _call(d: spec.ApiDef, f: spec.Form) -> str | None:
-    args = ", ".join("nullptr" if a.kind == spec.IGNORED else _arg(a) for a in f.args
+    args = ", ".join(VARS.get(a.ctype, "nullptr") if a.kind == spec.IGNORED else _arg(a) for a in f.args
                      if a.kind != spec.IGNORED or a.default is None)
     if d.family.name.endswith(".macro") or d.family.name.startswith("capi.reg"):
         return None             # the C API register family: tests/test_capi_reg_forms.py (its own types)

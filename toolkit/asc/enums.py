@@ -16,6 +16,8 @@ from toolkit.ascendc import membase as mb
 from toolkit.ascendc.api.spec import stable_id
 from toolkit.ascendc.atomic import AtomicDtype, AtomicOp
 from toolkit.ascendc.dma import DataCopyMVType, PaddingMode
+from toolkit.ascendc.highlevel import sort as hl_sort
+from toolkit.ascendc.highlevel import topk as hl_topk
 from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.sync import HardEvent, MemDsbT, PipeType
@@ -66,6 +68,11 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "SELMODE", mb.SELMODE, "uint8_t"),
     ("AscendC", "ReduceOrder", mb.ReduceOrder, "int"),
     ("AscendC", "TransposeType", mb.TransposeType, "uint8_t"),
+    # ---- high-level sorting (helper hlsort)
+    ("AscendC", "SortType", hl_sort.SortType, "int"),
+    ("AscendC", "TopKMode", hl_topk.TopKMode, "int"),
+    ("AscendC", "TopKAlgo", hl_topk.TopKAlgo, "int"),
+    ("AscendC", "TopKOrder", hl_topk.TopKOrder, "int"),
 ]
 #: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type); the id is the stable id of the
 #: qualified name (toolkit.ascendc.api.spec.stable_id), so enums added in parallel never renumber

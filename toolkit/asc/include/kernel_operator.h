@@ -21,3 +21,4 @@
 #include "asc/highlevel_act.h"
 #include "asc/highlevel_norm.h"
 #include "asc/highlevel_reduce.h"
+#include "asc/highlevel_sort.h"

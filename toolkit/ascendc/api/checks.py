@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from enum import Enum
 from types import ModuleType
 from typing import Any, Callable
 
@@ -116,7 +117,14 @@ def _default(text: str) -> Any:
     try:
         return int(text)
     except ValueError:
-        return None                          # T(0): a template field, compared as 0 below
+        pass
+    if "::" in text:                         # an enumerator (AscendC::SortType::RADIX_SORT): its C++ value
+        from toolkit.asc import enums
+        scope, member = text.rsplit("::", 1)
+        for _, ns, name, cls, _ in enums.ENUMS:
+            if scope in (f"{ns}::{name}", name) and member in cls.__members__:
+                return enums.cpp_value(cls.__members__[member], list(cls).index(cls.__members__[member]))
+    return None                              # T(0): a template field, compared as 0 below
 
 
 def struct_problems() -> list[str]:
@@ -130,7 +138,8 @@ def struct_problems() -> list[str]:
             continue
         for py_field, c_field in zip(fields, s.fields):
             want = _default(c_field.default)
-            if py_field.default != (0 if want is None else want):
+            have = py_field.default.value if isinstance(py_field.default, Enum) else py_field.default
+            if have != (0 if want is None else want):
                 out.append(f"{s.name}.{c_field.name}: Python default {py_field.default!r} != C++ {c_field.default}")
     return out
 

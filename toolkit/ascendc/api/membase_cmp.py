@@ -50,6 +50,12 @@ def _select_forms() -> list:
     return out
 
 
+#: the high-level byte-mask Select (高阶API/数据过滤) shares the C++ name: its forms, credited to its page
+_HL_SEL_T = (*_TU, tnamed("isReuseMask", "bool", "true"))
+_HL_SEL_TAIL = (local("mask", "U"), local("sharedTmpBuffer", "uint8_t"), struct("info", "SelectWithBytesMaskShapeInfo"))
+_HL_SELECT = tuple(form(*_HL_SEL_T, local("dst"), *pair, *_HL_SEL_TAIL, doc="高阶API/数据过滤/Select-95.md")
+                   for pair in ((local("src0"), scalar("src1", "T")), (scalar("src0", "T"), local("src1"))))
+
 _GM = (local("dst"), local("src0"))
 _GMT = (scalar("reduceMode", "bool"), scalar("mask", "uint32_t"), struct("gatherMaskParams", "GatherMaskParams"),
         sref("rsvdCnt", "uint64_t"))
@@ -69,8 +75,10 @@ APIS = [
         dtypes=dt("uint8_t uint16_t uint32_t uint64_t"), doc=f"{_S}/SetCmpMask(ISASI).md"),
     api(FAMILY, "GetCmpMask", MB.GetCmpMask, form(*T, local("dst")), opcodes=("RV_VLD", "RV_VST", "RV_PLT", "RV_VLOOP"),
         dtypes=dt("uint8_t uint16_t uint32_t"), doc=f"{_S}/GetCmpMask(ISASI).md"),
-    api(FAMILY, "Select", MB.Select, *_select_forms(), opcodes=("RV_VSEL", *LOOP), dtypes=_SEL_TYPES,
-        doc=f"{_S}/Select.md"),
+    api(FAMILY, "Select", MB.Select, *_select_forms(), *_HL_SELECT, opcodes=("RV_VSEL", *LOOP), dtypes=_SEL_TYPES,
+        doc=f"{_S}/Select.md",
+        note="high-level forms (sharedTmpBuffer, SelectWithBytesMaskShapeInfo): GatherMask of the mask rows, "
+             "Compares with 0, Select (toolkit.ascendc.highlevel.filter)"),
     api(FAMILY, "GatherMask", MB.GatherMask,
         form(*_TU, _GMODE, *_GM, local("src1Pattern", "U"), *_GMT),
         form(*T, _GMODE, *_GM, scalar("src1Pattern", "uint8_t"), *_GMT),

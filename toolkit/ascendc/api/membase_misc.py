@@ -119,6 +119,12 @@ APIS = [
         form(*T, local("dst"), local("src1"), local("src2"), local("src3"), local("src4"),
              *(scalar(f"elementLength{k}", "uint16_t") for k in range(4)), scalar("ifExhaustedSuspension", "bool"),
              scalar("validBit", "uint16_t"), scalar("repeatTimes", "uint16_t")),
+        # the high-level MrgSort (高阶API/排序操作): arrays of counts, so written by hand
+        form(*T, tnamed("isExhaustedSuspension", "bool", "false"), local("dst"),
+             scalar("sortList", "const MrgSortSrcList<T>&"), scalar("elementCountList", "const uint16_t*"),
+             scalar("sortedNum", "uint32_t*"), scalar("validBit", "uint16_t"), scalar("repeatTime", "const int32_t"),
+             hand=_HAND.format(why="the count arrays: the flattened form, then GetMrgSortResult into sortedNum"),
+             doc="高阶API/排序操作/MrgSort-93.md"),
         opcodes=("RV_VMRGSORT", *LOOP), dtypes=dt("half float"), doc="排序组合（ISASI）/MrgSort.md"),
     api(FAMILY, "GetMrgSortResult", MB.GetMrgSortResult, form(*(sref(f"mrgSortList{k}", "uint16_t") for k in range(1, 5))),
         doc="排序组合（ISASI）/GetMrgSortResult.md"),

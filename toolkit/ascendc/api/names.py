@@ -179,3 +179,12 @@ NAMES += [
     NameDef("ascMutexExecuteMode", "type", _CAPI, None, "C-API/sync/asc_lock.md"),
     NameDef("ASC_C_API_MRGSORT_ELEMENT_LEN", "constant", _CAPI, None, "C-API/vector_compute/asc_mrgsort4.md"),
 ]
+
+# helper hlsort: the shape of the high-level byte-mask Select (高阶API/数据过滤), a form of the basic Select,
+# so declared before membase_cmp.h
+from toolkit.ascendc.highlevel import filter as _hl_filter  # noqa: E402
+
+STRUCTS.append(StructDef(
+    "AscendC::SelectWithBytesMaskShapeInfo", _hl_filter.SelectWithBytesMaskShapeInfo,
+    (_u("firstAxis", "uint32_t", "0"), _u("srcLastAxis", "uint32_t", "0"), _u("maskLastAxis", "uint32_t", "0")),
+    doc="高阶API/数据过滤/Select-95.md"))

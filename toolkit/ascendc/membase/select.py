@@ -186,4 +186,17 @@ def _selmask_address(ctx, api: str) -> int:
     return vals.pop()
 
 
-Select = MemBaseApi(_select, "Select")
+class _SelectApi(MemBaseApi):
+    """Select: the basic API, and the high-level byte-mask Select (高阶API/数据过滤) of the same C++ name:
+    ``Select(dst, src0, src1, mask, sharedTmpBuffer, SelectWithBytesMaskShapeInfo)``."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from toolkit.ascendc.highlevel import filter as hl_filter
+        if hl_filter.is_bytes_mask_form(args):
+            return hl_filter.select_bytes_mask(*args, isReuseMask=kwargs.get("isReuseMask", True))
+        kwargs.pop("isReuseMask", None)
+        return super().__call__(*args, **kwargs)
+
+
+Select = _SelectApi(_select, "Select")
+Select.accepts = Select.accepts | {"isReuseMask"}

@@ -105,11 +105,24 @@ def _queues(src: Any) -> list[LocalTensor]:
     return list(src)
 
 
-def _mrg_sort(dst: LocalTensor, *args: Any) -> None:
+def _mrg_sort(dst: LocalTensor, *args: Any, isExhaustedSuspension: bool = False) -> None:
     """``MrgSort(dst, MrgSortSrcList, MrgSort4Info)`` (the .asc route sends the lists' fields flattened:
-    ``(dst, src1, src2, src3, src4, len1, len2, len3, len4, ifExhaustedSuspension, validBit, repeatTimes)``)."""
+    ``(dst, src1, src2, src3, src4, len1, len2, len3, len4, ifExhaustedSuspension, validBit, repeatTimes)``),
+    or the high-level ``MrgSort<T, isExhaustedSuspension>(dst, sortList, elementCountList, sortedNum,
+    validBit, repeatTime)`` (高阶API/排序操作: the same merge; sortedNum, a list of 4, gets the consumed counts)."""
     api = "MrgSort"
     ctx = current()
+    if len(args) == 5:
+        src, lens, sorted_num, valid, repeat = args
+        params = MrgSort4Info([int(scalar_value(x)) for x in list(lens)[:4]], bool(isExhaustedSuspension),
+                              int(scalar_value(valid)), int(scalar_value(repeat)))
+        _mrg_sort(dst, src, params)
+        for k, n in enumerate(getattr(ctx, _ATTR, (0, 0, 0, 0))):
+            if isinstance(sorted_num[k], CScalar):
+                sorted_num[k].value = n
+            else:
+                sorted_num[k] = n
+        return
     if len(args) == 2:
         src, params = args
     else:

@@ -84,6 +84,14 @@ namespace AscendC { enum class ReduceOrder : int { ORDER_VALUE_INDEX = 0, ORDER_
 namespace __asc { template <> struct enum_id<AscendC::ReduceOrder> { static constexpr int value = 2099995358; }; }
 namespace AscendC { enum class TransposeType : uint8_t { TRANSPOSE_TYPE_NONE = 0, TRANSPOSE_NZ2ND_0213 = 1, TRANSPOSE_NZ2NZ_0213 = 2, TRANSPOSE_NZ2NZ_012_WITH_N = 3, TRANSPOSE_NZ2ND_012_WITH_N = 4, TRANSPOSE_NZ2ND_012_WITHOUT_N = 5, TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6, TRANSPOSE_ND2ND_ONLY = 7, TRANSPOSE_ND_UB_GM = 8, TRANSPOSE_GRAD_ND_UB_GM = 9, TRANSPOSE_ND2ND_B16 = 10, TRANSPOSE_NCHW2NHWC = 11, TRANSPOSE_NHWC2NCHW = 12 }; }
 namespace __asc { template <> struct enum_id<AscendC::TransposeType> { static constexpr int value = 657585551; }; }
+namespace AscendC { enum class SortType : int { RADIX_SORT = 0, MERGE_SORT = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::SortType> { static constexpr int value = 1034526508; }; }
+namespace AscendC { enum class TopKMode : int { TOPK_NORMAL = 0, TOPK_NSMALL = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::TopKMode> { static constexpr int value = 606864251; }; }
+namespace AscendC { enum class TopKAlgo : int { RADIX_SELECT = 0, MERGE_SORT = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::TopKAlgo> { static constexpr int value = 1294271179; }; }
+namespace AscendC { enum class TopKOrder : int { UNSET = 0, LARGEST = 1, SMALLEST = 2 }; }
+namespace __asc { template <> struct enum_id<AscendC::TopKOrder> { static constexpr int value = 1816972864; }; }
 enum pipe_t : int { PIPE_MTE2 = 0, PIPE_MTE3 = 1, PIPE_V = 2, PIPE_S = 3, PIPE_ALL = 4, PIPE_M = 5, PIPE_MTE1 = 6, PIPE_FIX = 7 };
 namespace __asc { template <> struct enum_id<pipe_t> { static constexpr int value = 1299471314; }; }
 enum event_t : int { EVENT_ID0 = 0, EVENT_ID1 = 1, EVENT_ID2 = 2, EVENT_ID3 = 3, EVENT_ID4 = 4, EVENT_ID5 = 5, EVENT_ID6 = 6, EVENT_ID7 = 7 };

@@ -116,6 +116,17 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgS
             params.elementLengths[2], params.elementLengths[3], params.ifExhaustedSuspension, params.validBit,
             params.repeatTimes, loc);
 }
+// the high-level MrgSort (高阶API/排序操作): the same merge, then the consumed counts into sortedNum
+template <class T, bool isExhaustedSuspension = false>
+void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
+             uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, ASC_SLP) {
+    MrgSort(dst, sortList.src1, sortList.src2, sortList.src3, sortList.src4, elementCountList[0],
+            elementCountList[1], elementCountList[2], elementCountList[3], isExhaustedSuspension, validBit,
+            (uint16_t)repeatTime, loc);
+    uint16_t n[4] = {0, 0, 0, 0};
+    GetMrgSortResult(n[0], n[1], n[2], n[3], loc);
+    for (int k = 0; k < 4; ++k) sortedNum[k] = n[k];
+}
 template <class T>
 void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
                const TransposeParamsExt& transposeParams, ASC_SLP) {

@@ -101,7 +101,7 @@ void GetCmpMask(const LocalTensor<T>& dst, ASC_SLP) {
     __asc::put_local(c, dst);
     c.go();
 }
-// AscendC::Select (基础API/Memory矢量计算/比较与选择/Select.md)
+// AscendC::Select: high-level forms (sharedTmpBuffer, SelectWithBytesMaskShapeInfo): GatherMask of the mask rows, Compares with 0, Select (toolkit.ascendc.highlevel.filter) (基础API/Memory矢量计算/比较与选择/Select.md)
 template <class T, class U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, const __asc::nodeduce_t<T>& src1, SELMODE selMode, uint32_t count, ASC_SLP) {
     ASC_CALL(1372905424, "AscendC::Select");
@@ -166,6 +166,18 @@ template <class T0 = BinaryDefaultType, class T1 = BinaryDefaultType, bool isSet
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const S& src0, const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, ASC_SLP) {
     ASC_CALL(1372905424, "AscendC::Select");
     c.tnamed(1463902631, (long long)(isSetMask)); c.tnamed(603940551, (long long)(config.scalarTensorIndex)); __asc::put_local(c, dst); __asc::put_local(c, selMask); c.num((T)src0); __asc::put_local(c, src1); __asc::put_earg(c, selMode); c.num(mask); c.num(repeatTime); __asc::put(c, repeatParams);
+    c.go();
+}
+template <class T, class U, bool isReuseMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info, ASC_SLP) {
+    ASC_CALL(1372905424, "AscendC::Select");
+    c.tnamed(1204179447, (long long)(isReuseMask)); __asc::put_local(c, dst); __asc::put_local(c, src0); c.num(src1); __asc::put_local(c, mask); __asc::put_local(c, sharedTmpBuffer); __asc::put(c, info);
+    c.go();
+}
+template <class T, class U, bool isReuseMask = true>
+void Select(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info, ASC_SLP) {
+    ASC_CALL(1372905424, "AscendC::Select");
+    c.tnamed(1204179447, (long long)(isReuseMask)); __asc::put_local(c, dst); c.num(src0); __asc::put_local(c, src1); __asc::put_local(c, mask); __asc::put_local(c, sharedTmpBuffer); __asc::put(c, info);
     c.go();
 }
 // AscendC::GatherMask (基础API/Memory矢量计算/比较与选择/GatherMask.md)

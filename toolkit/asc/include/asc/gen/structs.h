@@ -114,6 +114,14 @@ struct LoopModeParams {
     LoopModeParams(uint32_t loop1Size_, uint32_t loop2Size_, uint64_t loop1SrcStride_, uint64_t loop1DstStride_, uint64_t loop2SrcStride_, uint64_t loop2DstStride_)
         : loop1Size(loop1Size_), loop2Size(loop2Size_), loop1SrcStride(loop1SrcStride_), loop1DstStride(loop1DstStride_), loop2SrcStride(loop2SrcStride_), loop2DstStride(loop2DstStride_) {}
 };
+struct SelectWithBytesMaskShapeInfo {
+    uint32_t firstAxis = 0;
+    uint32_t srcLastAxis = 0;
+    uint32_t maskLastAxis = 0;
+    SelectWithBytesMaskShapeInfo() = default;
+    SelectWithBytesMaskShapeInfo(uint32_t firstAxis_, uint32_t srcLastAxis_, uint32_t maskLastAxis_)
+        : firstAxis(firstAxis_), srcLastAxis(srcLastAxis_), maskLastAxis(maskLastAxis_) {}
+};
 }  // namespace AscendC
 namespace __asc {
 inline Call& put(Call& c, const AscendC::DataCopyParams& p) {
@@ -155,5 +163,8 @@ inline Call& put(Call& c, const AscendC::LoopModeParams& p) {
 }
 inline Call& put(Call& c, const AscendC::ShapeInfo& p) {
     return c.tag(T_STRUCT | ((i64)251142781 << 8), 19).num(p.shapeDim).num(p.originalShapeDim).num(p.shape[0]).num(p.shape[1]).num(p.shape[2]).num(p.shape[3]).num(p.shape[4]).num(p.shape[5]).num(p.shape[6]).num(p.shape[7]).num(p.originalShape[0]).num(p.originalShape[1]).num(p.originalShape[2]).num(p.originalShape[3]).num(p.originalShape[4]).num(p.originalShape[5]).num(p.originalShape[6]).num(p.originalShape[7]).num(p.dataFormat);
+}
+inline Call& put(Call& c, const AscendC::SelectWithBytesMaskShapeInfo& p) {
+    return c.tag(T_STRUCT | ((i64)1281228716 << 8), 3).num(p.firstAxis).num(p.srcLastAxis).num(p.maskLastAxis);
 }
 }  // namespace __asc
