@@ -16,6 +16,7 @@ from toolkit.ascendc import membase as mb
 from toolkit.ascendc.api.spec import stable_id
 from toolkit.ascendc.atomic import AtomicDtype, AtomicOp
 from toolkit.ascendc.dma import DataCopyMVType, PaddingMode
+from toolkit.ascendc.highlevel import quant_common as qc
 from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.sync import HardEvent, MemDsbT, PipeType
@@ -65,6 +66,10 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "SELMODE", mb.SELMODE, "uint8_t"),
     ("AscendC", "ReduceOrder", mb.ReduceOrder, "int"),
     ("AscendC", "TransposeType", mb.TransposeType, "uint8_t"),
+    # ---- high-level quantization (helper hlquant)
+    *(("AscendC", e.__name__, e, "int32_t") for e in (
+        qc.QuantizePolicy, qc.DequantizePolicy, qc.AntiQuantizePolicy, qc.AscendQuantPolicy, qc.AscendDeQuantPolicy,
+        qc.AscendAntiQuantPolicy, qc.DeQuantMode)),
 ]
 #: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type); the id is the stable id of the
 #: qualified name (toolkit.ascendc.api.spec.stable_id), so enums added in parallel never renumber
