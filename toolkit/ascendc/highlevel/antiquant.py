@@ -36,19 +36,18 @@ def _split(args: tuple) -> tuple[LocalTensor | None, list]:
     return None, rest
 
 
-def anti_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg, group: int, tmp) -> None:
-    """dst = dstT((float(src) + offset) * scale), row by row."""
+def anti_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg, group: int, tmp,
+              derived_group: bool = False) -> None:
+    """dst = dstT((float(src) + offset) * scale), row by row (``derived_group``: AscendAntiQuant's PER_CHANNEL
+    group, from the shapes rather than a groupSize parameter)."""
     if not (Q.check_types(api, "dstTensor", dst, _DST) and Q.check_types(api, "srcTensor", src, ("int8_t",))):
         return
     for what, t in (("scale", scale), ("offset", offset)):
         if isinstance(t, LocalTensor) and not Q.check_types(api, what, t, _PARAMS):
             return
-    if m <= 0 or n <= 0:
+    if not Q.check_rows(api, m, n, dst, src):
         return
-    if src.count < m * n or dst.count < m * n:
-        Q.bad(api, f"m x n = {m} x {n} elements exceed srcTensor ({src.count}) or dstTensor ({dst.count})")
-        return
-    g = Q.group_size(api, cfg.policy, group)
+    g = max(int(group), 1) if derived_group else Q.group_size(api, cfg.policy, group)
     rows = Q.float_rows(api, tmp, n)
     sp = Q.ParamRows(scale, cfg.policy, n, cfg.kDim, g, rows.s, cfg.isTranspose)
     op = Q.ParamRows(offset, cfg.policy, n, cfg.kDim, g, rows.o, cfg.isTranspose) if cfg.hasOffset else None
@@ -102,7 +101,7 @@ def _channel(api: str, dst, src, offset, scale, tmp, k: int, info: Q.AntiQuantSh
         _half_rows(dst, src, offset, scale, rows, n, cfg, group)
         return
     cfg.hasOffset = offset is not None
-    anti_rows(api, dst, src, scale, offset, rows, n, cfg, group, tmp)
+    anti_rows(api, dst, src, scale, offset, rows, n, cfg, group, tmp, True)
 
 
 def _ascend_anti_quant(dst, src, *args: Any, isTranspose: Any = False, config: Any = None, policy: Any = None):

@@ -40,10 +40,10 @@ def dequant_rows(api: str, dst, src, scale, m: int, n: int, cnt: int, dst_stride
     dstT(float(src))."""
     if not (Q.check_types(api, "dstTensor", dst, _DST) and Q.check_types(api, "srcTensor", src, ("int32_t", "float"))):
         return
-    if m <= 0 or n <= 0:
+    if not Q.check_rows(api, m, n, src):
         return
-    if src.count < m * n or dst.count < (m - 1) * dst_stride + n:
-        Q.bad(api, f"{m} rows of {n} elements exceed srcTensor ({src.count}) or dstTensor ({dst.count})")
+    if dst.count < (m - 1) * dst_stride + n or (dst_stride * dst.dtype.itemsize) % 32:
+        Q.bad(api, f"{m} rows of {n} elements {dst_stride} apart do not fit dstTensor ({dst.count}) in 32 B rows")
         return
     g = Q.group_size(api, cfg.policy, group)
     rows = Q.float_rows(api, tmp, n, nfloat=2, nhalf=0)

@@ -88,10 +88,7 @@ def _quant_half(api: str, dst, src, tmp, scale, offset, sc: int, count: int) -> 
 def quant_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg, group: int, tmp) -> None:
     if not (Q.check_types(api, "dstTensor", dst, ("int8_t",)) and Q.check_types(api, "srcTensor", src, _SRC)):
         return
-    if m <= 0 or n <= 0:
-        return
-    if src.count < m * n or dst.count < m * n:
-        Q.bad(api, f"m x n = {m} x {n} elements exceed srcTensor ({src.count}) or dstTensor ({dst.count})")
+    if not Q.check_rows(api, m, n, dst, src):
         return
     g = Q.group_size(api, cfg.policy, group)
     mode = cfg.roundMode if cfg.roundMode in _INT8_MODES else RoundMode.CAST_RINT

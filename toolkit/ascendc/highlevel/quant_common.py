@@ -272,12 +272,17 @@ def group_size(api: str, policy: int, group: int) -> int:
 
 
 def check_rows(api: str, m: int, n: int, *tensors: LocalTensor) -> bool:
+    """m x n within each tensor and every row 32 B aligned (the pages: n of each operand's type); m or n of 0
+    is nothing to do (False, no diagnostic)."""
+    if m <= 0 or n <= 0:
+        return False
     for t in tensors:
-        if t is not None and t.count < m * n:
-            bad(api, f"{m} x {n} elements exceed a tensor of {t.count}")
+        if t.count < m * n:
+            bad(api, f"m x n = {m} x {n} elements exceed a tensor of {t.count} ({type_name(t.dtype)})")
             return False
-    if (n * 4) % 32 and (n * 2) % 32 and n % 32:
-        pass
+        if (n * t.dtype.itemsize) % 32:
+            bad(api, f"n = {n} {type_name(t.dtype)} elements are not a multiple of 32 B (each row must be aligned)")
+            return False
     return True
 
 
