@@ -417,3 +417,11 @@ def test_antiquantize_and_per_token_group_antiquant(scl, dst, policy, kdim):
                                                                 policy=policy), [x, s.ravel(), b.ravel()], ddt, m * n)
         assert not msgs(res)
         np.testing.assert_array_equal(y.reshape(m, n).astype(F32), ref.astype(F32))
+
+
+# -- the .asc route ---------------------------------------------------------------------------------------------
+@needs_compiler
+def test_vendor_style_program_passes(tmp_path):
+    run_ = build_and_run(HERE / "quant.asc", cache=tmp_path / "cache")
+    assert run_.failure is None and run_.exit_status == 0, (run_.failure, run_.stdout, run_.stderr)
+    assert "PASS" in run_.stdout
