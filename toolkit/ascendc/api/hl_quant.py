@@ -54,7 +54,7 @@ STRUCTS = [
     _sdef("QuantizeParams", QC.QuantizeParams, "Quantize", 2),
     _sdef("DequantizeParams", QC.DequantizeParams, "Dequantize", 2),
     _sdef("AntiQuantizeParams", QC.AntiQuantizeParams, "AntiQuantize", 2),
-    _sdef("AntiQuantShapeInfo", QC.AntiQuantShapeInfo, "AscendAntiQuant", 0),
+    _sdef("AntiQuantShapeInfo", QC.AntiQuantShapeInfo, "AscendAntiQuant", 1),
 ]
 NAMES = [
     *(NameDef(f"AscendC::{n}", "type", _HAND, None, f"高阶API/量化操作/{page}.md") for n, page in (
@@ -77,7 +77,12 @@ def _policy(ctype: str) -> object:
     return tnamed("policy", f"const {ctype}&", None, send="(int)policy")
 
 
-def _tmp_variants(tps: tuple, head: tuple, tail: tuple, at: int | None = None) -> list:
+def _spelled(*names: str) -> tuple:
+    """Type parameters before a required non-type one: the caller spells them (deducible all the same)."""
+    return tuple(thidden(n) for n in names)
+
+
+def _tmp_variants(tps: tuple, head: tuple, tail: tuple) -> list:
     """The sharedTmpBuffer form (the buffer right after ``head``) and the framework form."""
     return [form(*tps, *head, _TMP, *tail), form(*tps, *head, *tail)]
 
@@ -101,7 +106,7 @@ def _ascend_quant():
     fixed = _quant_forms((tded("T"), _REUSE, thidden("config", "const AscendQuantConfig&", "ASCEND_QUANT_DEFAULT_CFG")),
                          local("dstTensor", "int8_t"), "T")
     free = _quant_forms((*tded("dstT", "srcT"), _REUSE), local("dstTensor", "dstT"), "srcT")
-    tps = (*tded("dstT", "srcT", "scaleT"), _REUSE, _cfg("AscendQuantConfig"), _policy("AscendQuantPolicy"))
+    tps = (*_spelled("dstT", "srcT", "scaleT"), _REUSE, _cfg("AscendQuantConfig"), _policy("AscendQuantPolicy"))
     head = (local("dstTensor", "dstT"), local("srcTensor", "srcT"))
     para = struct("para", "AscendQuantParam")
     token = []
@@ -128,7 +133,7 @@ def _ascend_dequant():
     cal = scalar("calCount", _U32)
     forms += [form(*tps, *head, vec, _TMP, cal), form(*tps, *head, vec, _TMP), form(*tps, *head, vec, cal),
               form(*tps, *head, vec)]
-    ttps = (*tded("dstT", "srcT", "scaleT"), _cfg("AscendDeQuantConfig"), _policy("AscendDeQuantPolicy"))
+    ttps = (*_spelled("dstT", "srcT", "scaleT"), _cfg("AscendDeQuantConfig"), _policy("AscendDeQuantPolicy"))
     thead = (local("dstTensor", "dstT"), local("srcTensor", "srcT"), local("scaleTensor", "scaleT"),
              local("offsetTensor", "scaleT"))
     para = struct("para", "AscendDeQuantParam")
@@ -141,7 +146,7 @@ def _ascend_dequant():
 
 # -- AscendAntiQuant ---------------------------------------------------------------------------------------
 def _ascend_antiquant():
-    tps = (*tded("InputDataType", "OutputDataType"), tnamed("isTranspose", "bool", None))
+    tps = (*_spelled("InputDataType", "OutputDataType"), tnamed("isTranspose", "bool", None))
     head = (local("dst", "OutputDataType"), local("src", "InputDataType"))
     k = scalar("k", _U32)
     info = Arg(STRUCT, "shapeInfo", "const AntiQuantShapeInfo&", "{}")
@@ -151,7 +156,7 @@ def _ascend_antiquant():
     forms = [form(*tps, *head, lo, ls, _TMP, k, info), form(*tps, *head, ls, _TMP, k, info),
              form(*tps, *head, so, ss, _TMP, k, info), form(*tps, *head, ss, _TMP, k, info),
              form(*tps, *head, lo, ls, k, info), form(*tps, *head, so, ss, k, info)]
-    ttps = (*tded("dstT", "srcT", "scaleT"), _cfg("AscendAntiQuantConfig"), _policy("AscendAntiQuantPolicy"))
+    ttps = (*_spelled("dstT", "srcT", "scaleT"), _cfg("AscendAntiQuantConfig"), _policy("AscendAntiQuantPolicy"))
     thead = (local("dstTensor", "dstT"), local("srcTensor", "srcT"), local("scaleTensor", "scaleT"),
              local("offsetTensor", "scaleT"))
     para = struct("para", "AscendAntiQuantParam")
@@ -185,7 +190,7 @@ _SHAPE = struct("srcShape", "TensorShape")
 _SCALE_SHAPE = struct("scaleShape", "TensorShape")
 _TS = scalar("typeSize", _U32)
 _MM = (sref("maxValue", "uint32_t"), sref("minValue", "uint32_t"))
-_DT = (earg("inputDataType", "AscendC::TensorDataType"), earg("outputDataType", "AscendC::TensorDataType"))
+_DT = (earg("inputDataType", "TensorDataType"), earg("outputDataType", "TensorDataType"))
 _TR = scalar("isTranspose", "bool")
 
 

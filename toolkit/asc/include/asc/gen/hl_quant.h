@@ -80,7 +80,7 @@ struct AntiQuantShapeInfo {
     uint32_t scaleHeight = 0;
     uint32_t scaleWidth = 0;
     AntiQuantShapeInfo() = default;
-    AntiQuantShapeInfo(uint32_t offsetHeight_ = 0, uint32_t offsetWidth_ = 0, uint32_t scaleHeight_ = 0, uint32_t scaleWidth_ = 0)
+    AntiQuantShapeInfo(uint32_t offsetHeight_, uint32_t offsetWidth_ = 0, uint32_t scaleHeight_ = 0, uint32_t scaleWidth_ = 0)
         : offsetHeight(offsetHeight_), offsetWidth(offsetWidth_), scaleHeight(scaleHeight_), scaleWidth(scaleWidth_) {}
 };
 }
@@ -280,25 +280,25 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
     __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor);
     c.go();
 }
-template <class dstT, class srcT, class scaleT, bool isReuseSource = false, const AscendQuantConfig& config, const AscendQuantPolicy& policy>
+template <class dstT = void, class srcT = void, class scaleT = void, bool isReuseSource = false, const AscendQuantConfig& config, const AscendQuantPolicy& policy>
 void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor, const AscendQuantParam& para, ASC_SLP) {
     ASC_CALL(205834025, "AscendC::AscendQuant");
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, sharedTmpBuffer); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put(c, para);
     c.go();
 }
-template <class dstT, class srcT, class scaleT, bool isReuseSource = false, const AscendQuantConfig& config, const AscendQuantPolicy& policy>
+template <class dstT = void, class srcT = void, class scaleT = void, bool isReuseSource = false, const AscendQuantConfig& config, const AscendQuantPolicy& policy>
 void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor, const AscendQuantParam& para, ASC_SLP) {
     ASC_CALL(205834025, "AscendC::AscendQuant");
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put(c, para);
     c.go();
 }
-template <class dstT, class srcT, class scaleT, bool isReuseSource = false, const AscendQuantConfig& config, const AscendQuantPolicy& policy>
+template <class dstT = void, class srcT = void, class scaleT = void, bool isReuseSource = false, const AscendQuantConfig& config, const AscendQuantPolicy& policy>
 void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<scaleT>& scaleTensor, const scaleT offset, const AscendQuantParam& para, ASC_SLP) {
     ASC_CALL(205834025, "AscendC::AscendQuant");
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, sharedTmpBuffer); __asc::put_local(c, scaleTensor); c.num((scaleT)offset); __asc::put(c, para);
     c.go();
 }
-template <class dstT, class srcT, class scaleT, bool isReuseSource = false, const AscendQuantConfig& config, const AscendQuantPolicy& policy>
+template <class dstT = void, class srcT = void, class scaleT = void, bool isReuseSource = false, const AscendQuantConfig& config, const AscendQuantPolicy& policy>
 void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const LocalTensor<scaleT>& scaleTensor, const scaleT offset, const AscendQuantParam& para, ASC_SLP) {
     ASC_CALL(205834025, "AscendC::AscendQuant");
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); c.num((scaleT)offset); __asc::put(c, para);
@@ -353,62 +353,62 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t
     c.tnamed(1819205650, (long long)((int)mode)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, deqScale);
     c.go();
 }
-template <class dstT, class srcT, class scaleT, const AscendDeQuantConfig& config, const AscendDeQuantPolicy& policy>
+template <class dstT = void, class srcT = void, class scaleT = void, const AscendDeQuantConfig& config, const AscendDeQuantPolicy& policy>
 void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const AscendDeQuantParam& para, ASC_SLP) {
     ASC_CALL(36978704, "AscendC::AscendDequant");
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put_local(c, sharedTmpBuffer); __asc::put(c, para);
     c.go();
 }
-template <class dstT, class srcT, class scaleT, const AscendDeQuantConfig& config, const AscendDeQuantPolicy& policy>
+template <class dstT = void, class srcT = void, class scaleT = void, const AscendDeQuantConfig& config, const AscendDeQuantPolicy& policy>
 void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor, const AscendDeQuantParam& para, ASC_SLP) {
     ASC_CALL(36978704, "AscendC::AscendDequant");
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put(c, para);
     c.go();
 }
 // AscendC::AscendAntiQuant: int8 sources; PER_CHANNEL / PER_TENSOR: half dst in half (Cast, Add, Mul in dst), bf16 dst in float; no shapeInfo: [1, N] / [N, size / N] assumed; PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); not declared: the float4 forms (fp8_e8m0_t scale) (高阶API/量化操作/AscendAntiQuant.md)
-template <class InputDataType, class OutputDataType, bool isTranspose>
+template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const LocalTensor<OutputDataType>& offset, const LocalTensor<OutputDataType>& scale, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, offset); __asc::put_local(c, scale); __asc::put_local(c, sharedTmpBuffer); c.num(k); __asc::put(c, shapeInfo);
     c.go();
 }
-template <class InputDataType, class OutputDataType, bool isTranspose>
+template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const LocalTensor<OutputDataType>& scale, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, scale); __asc::put_local(c, sharedTmpBuffer); c.num(k); __asc::put(c, shapeInfo);
     c.go();
 }
-template <class InputDataType, class OutputDataType, bool isTranspose>
+template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const OutputDataType offset, const OutputDataType scale, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((OutputDataType)offset); c.num((OutputDataType)scale); __asc::put_local(c, sharedTmpBuffer); c.num(k); __asc::put(c, shapeInfo);
     c.go();
 }
-template <class InputDataType, class OutputDataType, bool isTranspose>
+template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const OutputDataType scale, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((OutputDataType)scale); __asc::put_local(c, sharedTmpBuffer); c.num(k); __asc::put(c, shapeInfo);
     c.go();
 }
-template <class InputDataType, class OutputDataType, bool isTranspose>
+template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const LocalTensor<OutputDataType>& offset, const LocalTensor<OutputDataType>& scale, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, offset); __asc::put_local(c, scale); c.num(k); __asc::put(c, shapeInfo);
     c.go();
 }
-template <class InputDataType, class OutputDataType, bool isTranspose>
+template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const OutputDataType offset, const OutputDataType scale, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((OutputDataType)offset); c.num((OutputDataType)scale); c.num(k); __asc::put(c, shapeInfo);
     c.go();
 }
-template <class dstT, class srcT, class scaleT, const AscendAntiQuantConfig& config, const AscendAntiQuantPolicy& policy>
+template <class dstT = void, class srcT = void, class scaleT = void, const AscendAntiQuantConfig& config, const AscendAntiQuantPolicy& policy>
 void AscendAntiQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const AscendAntiQuantParam& para, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put_local(c, sharedTmpBuffer); __asc::put(c, para);
     c.go();
 }
-template <class dstT, class srcT, class scaleT, const AscendAntiQuantConfig& config, const AscendAntiQuantPolicy& policy>
+template <class dstT = void, class srcT = void, class scaleT = void, const AscendAntiQuantConfig& config, const AscendAntiQuantPolicy& policy>
 void AscendAntiQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor, const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor, const AscendAntiQuantParam& para, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put(c, para);
@@ -558,7 +558,7 @@ inline void GetAscendDequantTmpBufferFactorSize(const TensorShape& srcShape, uin
     extraBuf = (uint32_t)r.i(1);
 }
 // AscendC::GetAscendAntiQuantMaxMinTmpSize: the size of the emulated kernel's temporary buffer (the vendor's formula is not published) (高阶API/量化操作/GetAscendAntiQuantMaxMinTmpSize.md)
-inline void GetAscendAntiQuantMaxMinTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, AscendC::TensorDataType inputDataType, AscendC::TensorDataType outputDataType, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetAscendAntiQuantMaxMinTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, TensorDataType inputDataType, TensorDataType outputDataType, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(510142117, "AscendC::GetAscendAntiQuantMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put(c, scaleShape); c.num(isTranspose); __asc::put_earg(c, inputDataType); __asc::put_earg(c, outputDataType); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
@@ -566,21 +566,21 @@ inline void GetAscendAntiQuantMaxMinTmpSize(const TensorShape& srcShape, const T
     minValue = (uint32_t)r.i(1);
 }
 // AscendC::GetAscendAntiQuantMaxTmpSize: the size of the emulated kernel's temporary buffer (the vendor's formula is not published) (高阶API/量化操作/GetAscendAntiQuantMaxMinTmpSize.md)
-inline uint32_t GetAscendAntiQuantMaxTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, AscendC::TensorDataType inputDataType, AscendC::TensorDataType outputDataType, ASC_SLP) {
+inline uint32_t GetAscendAntiQuantMaxTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, TensorDataType inputDataType, TensorDataType outputDataType, ASC_SLP) {
     ASC_CALL(662624791, "AscendC::GetAscendAntiQuantMaxTmpSize");
     __asc::put(c, srcShape); __asc::put(c, scaleShape); c.num(isTranspose); __asc::put_earg(c, inputDataType); __asc::put_earg(c, outputDataType);
     __asc::Ret r = c.go();
     return (uint32_t)r.i();
 }
 // AscendC::GetAscendAntiQuantMinTmpSize: the size of the emulated kernel's temporary buffer (the vendor's formula is not published) (高阶API/量化操作/GetAscendAntiQuantMaxMinTmpSize.md)
-inline uint32_t GetAscendAntiQuantMinTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, AscendC::TensorDataType inputDataType, AscendC::TensorDataType outputDataType, ASC_SLP) {
+inline uint32_t GetAscendAntiQuantMinTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, TensorDataType inputDataType, TensorDataType outputDataType, ASC_SLP) {
     ASC_CALL(641367529, "AscendC::GetAscendAntiQuantMinTmpSize");
     __asc::put(c, srcShape); __asc::put(c, scaleShape); c.num(isTranspose); __asc::put_earg(c, inputDataType); __asc::put_earg(c, outputDataType);
     __asc::Ret r = c.go();
     return (uint32_t)r.i();
 }
 // AscendC::GetAscendAntiQuantTmpBufferFactorSize: the size of the emulated kernel's temporary buffer (the vendor's formula is not published) (高阶API/量化操作/GetAscendAntiQuantTmpBufferFactorSize.md)
-inline void GetAscendAntiQuantTmpBufferFactorSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, AscendC::TensorDataType inputDataType, AscendC::TensorDataType outputDataType, uint32_t& maxLiveNodeCount, uint32_t& extraBuf, ASC_SLP) {
+inline void GetAscendAntiQuantTmpBufferFactorSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, TensorDataType inputDataType, TensorDataType outputDataType, uint32_t& maxLiveNodeCount, uint32_t& extraBuf, ASC_SLP) {
     ASC_CALL(1714622278, "AscendC::GetAscendAntiQuantTmpBufferFactorSize");
     __asc::put(c, srcShape); __asc::put(c, scaleShape); c.num(isTranspose); __asc::put_earg(c, inputDataType); __asc::put_earg(c, outputDataType); c.ref(maxLiveNodeCount); c.ref(extraBuf);
     __asc::Ret r = c.go();
@@ -620,7 +620,7 @@ inline void GetDequantizeTmpBufferFactorSize(const TensorShape& srcShape, uint32
     extraBuf = (uint32_t)r.i(1);
 }
 // AscendC::GetAntiQuantizeMaxMinTmpSize: the size of the emulated kernel's temporary buffer (the vendor's formula is not published) (高阶API/量化操作/GetAntiQuantizeMaxMinTmpSize.md)
-inline void GetAntiQuantizeMaxMinTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, AscendC::TensorDataType inputDataType, AscendC::TensorDataType outputDataType, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline void GetAntiQuantizeMaxMinTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape, bool isTranspose, TensorDataType inputDataType, TensorDataType outputDataType, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1885376731, "AscendC::GetAntiQuantizeMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put(c, scaleShape); c.num(isTranspose); __asc::put_earg(c, inputDataType); __asc::put_earg(c, outputDataType); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
@@ -628,7 +628,7 @@ inline void GetAntiQuantizeMaxMinTmpSize(const TensorShape& srcShape, const Tens
     minValue = (uint32_t)r.i(1);
 }
 // AscendC::GetAntiQuantizeTmpBufferFactorSize: the size of the emulated kernel's temporary buffer (the vendor's formula is not published) (高阶API/量化操作/GetAntiQuantizeTmpBufferFactorSize.md)
-inline void GetAntiQuantizeTmpBufferFactorSize(const TensorShape& srcShape, const TensorShape& scaleShape, AscendC::TensorDataType inputDataType, AscendC::TensorDataType outputDataType, uint32_t& maxLiveNodeCount, uint32_t& extraBuf, ASC_SLP) {
+inline void GetAntiQuantizeTmpBufferFactorSize(const TensorShape& srcShape, const TensorShape& scaleShape, TensorDataType inputDataType, TensorDataType outputDataType, uint32_t& maxLiveNodeCount, uint32_t& extraBuf, ASC_SLP) {
     ASC_CALL(1994690048, "AscendC::GetAntiQuantizeTmpBufferFactorSize");
     __asc::put(c, srcShape); __asc::put(c, scaleShape); __asc::put_earg(c, inputDataType); __asc::put_earg(c, outputDataType); c.ref(maxLiveNodeCount); c.ref(extraBuf);
     __asc::Ret r = c.go();
