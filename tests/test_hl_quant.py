@@ -425,3 +425,107 @@ def test_vendor_style_program_passes(tmp_path):
     run_ = build_and_run(HERE / "quant.asc", cache=tmp_path / "cache")
     assert run_.failure is None and run_.exit_status == 0, (run_.failure, run_.stdout, run_.stderr)
     assert "PASS" in run_.stdout
+
+
+# -- temporary buffer, host queries, bad parameters -----------------------------------------------------------------
+def _codes(res) -> list[str]:
+    return res.diagnostics.codes()
+
+
+def test_host_queries_match_what_the_kernels_take():
+    mx, mn = uint32_t(0), uint32_t(0)
+    QN.GetQuantizeMaxMinTmpSize(TensorShape([4, 64]), 2, mx, mn)
+    assert mx.value == mn.value == 3 * 256 + 128
+    QN.GetAscendQuantMaxMinTmpSize(TensorShape([1024]), 2, mx, mn)
+    assert (mx.value, mn.value) == (2048, 2048)
+    QN.GetAscendQuantMaxMinTmpSize(TensorShape([1024]), 4, mx, mn)
+    assert mx.value == 3 * 2048
+    QN.GetAscendDequantMaxMinTmpSize(TensorShape([4, 64]), 4, mx, mn)
+    assert mx.value == mn.value == 512
+    QN.GetDequantizeMaxMinTmpSize(TensorShape([4, 64]), 4, mx, mn)
+    assert mx.value == 512
+    shape, sshape = TensorShape([8, 64]), TensorShape([1, 64])
+    QN.GetAscendAntiQuantMaxMinTmpSize(shape, sshape, False, None, None, mx, mn)
+    assert mx.value == mn.value == QN.GetAscendAntiQuantMaxTmpSize(shape, sshape, False, None, None) == \
+        QN.GetAscendAntiQuantMinTmpSize(shape, sshape, False, None, None) == 896
+    QN.GetAntiQuantizeMaxMinTmpSize(shape, sshape, False, None, None, mx, mn)
+    assert mx.value == 896
+    live, extra = uint32_t(0), uint32_t(0)
+    # maxLiveNodeCount x count x typeSize + extraBuf covers what the kernel takes (count: elements / row length)
+    for fn, args, size, count, need in ((QN.GetAscendQuantTmpBufferFactorSize, (), 4, 1024, 3 * 2048),
+                                        (QN.GetAscendQuantTmpBufferFactorSize, (), 2, 1024, 2048),
+                                        (QN.GetQuantizeTmpBufferFactorSize, (), 2, 64, 896),
+                                        (QN.GetAscendDequantTmpBufferFactorSize, (shape,), 4, 64, 512),
+                                        (QN.GetDequantizeTmpBufferFactorSize, (shape,), 4, 64, 512),
+                                        (QN.GetAscendAntiQuantTmpBufferFactorSize, (shape, sshape, False, None, None),
+                                         1, 64, 896),
+                                        (QN.GetAntiQuantizeTmpBufferFactorSize, (shape, sshape, None, None), 1, 64, 896)):
+        fn(*args, live, extra)
+        assert live.value * count * size + extra.value >= need, fn
+
+
+def test_quantize_takes_exactly_its_queried_buffer():
+    m, n = 4, 64
+    x = np.linspace(-50, 50, m * n).astype(F16)
+    mx, mn = uint32_t(0), uint32_t(0)
+    QN.GetQuantizeMaxMinTmpSize(TensorShape([m, n]), 2, mx, mn)
+    cfg = _cfg(QC.TENSOR, False)
+
+    def body(a, o, t):
+        QN.Quantize(o, a, _slice(t, mn.value), 1.0, 0.0, QC.QuantizeParams(m, n), config=cfg)
+    y, res = run(body, [x], I8, m * n, tmp_bytes=mn.value)
+    assert not msgs(res)
+    np.testing.assert_array_equal(y, round_int8(x.astype(F32)))
+    y, res = run(lambda a, o, t: QN.Quantize(o, a, _slice(t, mn.value - 32), 1.0, 0.0, QC.QuantizeParams(m, n),
+                                             config=cfg), [x], I8, m * n)
+    assert "BAD_PARAMETER" in _codes(res)
+
+
+def _slice(t, nbytes: int):
+    from toolkit.ascendc.tensor import LocalTensor
+    return LocalTensor(t.addr, t.dtype, nbytes, t.position)
+
+
+def test_framework_buffer_is_a_ub_plan_row():
+    x = np.linspace(-5, 5, 256).astype(F32)
+    y, res = run(lambda a, o, t: QN.AscendQuant(o, a, 2.0, 0.5), [x], I8, 256)
+    assert not msgs(res)
+    rows = [e for e in res.cores[0].events if getattr(e, "name", "") == "AscendQuant.tmp"]
+    assert rows and rows[0].bytes_each >= 512
+    np.testing.assert_array_equal(y, ref_ascend_quant_half(x, 2.0, 0.5))
+
+
+@pytest.mark.parametrize("case", ["dst_type", "group", "unaligned", "tensor_scale_per_tensor", "cal_multiple",
+                                  "policy", "offset_type"])
+def test_bad_parameters_are_diagnostics(case):
+    x = np.linspace(-5, 5, 256).astype(F16)
+    s = np.ones(64, F16)
+    if case == "dst_type":
+        body, out = (lambda a, sc, o, t: QN.Quantize(o, a, sc, sc, QC.QuantizeParams(4, 64),
+                                                     config=_cfg(QC.CHANNEL))), np.uint8
+    elif case == "group":
+        body, out = (lambda a, sc, o, t: QN.Quantize(o, a, sc, sc, QC.QuantizeParams(4, 64, 48),
+                                                     config=_cfg(QC.GROUP, kdim=1))), I8
+    elif case == "unaligned":
+        body, out = (lambda a, sc, o, t: QN.Quantize(o, a, sc, sc, QC.QuantizeParams(5, 48),
+                                                     config=_cfg(QC.CHANNEL))), I8
+    elif case == "tensor_scale_per_tensor":
+        body, out = (lambda a, sc, o, t: QN.Quantize(o, a, sc, sc, QC.QuantizeParams(4, 64),
+                                                     config=_cfg(QC.TENSOR))), I8
+    elif case == "cal_multiple":
+        body, out = (lambda a, sc, o, t: QN.AscendQuant(o, a, t, sc, sc, 64, 64, 100)), I8
+    elif case == "policy":
+        body, out = (lambda a, sc, o, t: QN.AscendQuant(o, a, t, sc, sc, QC.AscendQuantParam(4, 64, 256),
+                                                        config=_cfg(0), policy=QC.CHANNEL)), I8
+    else:
+        body, out = (lambda a, sc, o, t: QN.AscendQuant(o, a, t, sc.ReinterpretCast(np.int16), 0.0)), I8
+    _, res = run(body, [x, s], out, 256)
+    assert "BAD_PARAMETER" in _codes(res)
+
+
+def test_zero_counts_do_nothing():
+    x = np.linspace(-5, 5, 64).astype(F16)
+    y, res = run(lambda a, o, t: (QN.AscendQuant(o, a, t, 1.0, 0.0, 0),
+                                  QN.Quantize(o, a, 1.0, 0.0, QC.QuantizeParams(0, 64), config=_cfg(QC.TENSOR))),
+                 [x], I8, 64)
+    assert not msgs(res) and (y == 0).all()
