@@ -529,3 +529,27 @@ def test_zero_counts_do_nothing():
                                   QN.Quantize(o, a, 1.0, 0.0, QC.QuantizeParams(0, 64), config=_cfg(QC.TENSOR))),
                  [x], I8, 64)
     assert not msgs(res) and (y == 0).all()
+
+
+def test_python_route_configs_as_objects_and_transposed_antiquant_groups():
+    rng = np.random.default_rng(10)
+    m, n, g = 4, 64, 32
+    x = rng.integers(-128, 128, m * n).astype(np.int8)
+    s = rng.uniform(-0.3, 0.3, (m, n // g)).astype(F32)
+    b = rng.uniform(-3, 3, (m, n // g)).astype(F32)
+    # kDim 0 with isTranspose: the groups run along the columns (the page: k is the j axis)
+    cfg = QC.QuantCfg(policy=QC.AscendAntiQuantPolicy.PER_GROUP, hasOffset=True, isTranspose=True, kDim=0)
+    para = QC.AscendAntiQuantParam(m, n, m * n, g)
+    y, res = run(lambda a, sc, of, o, t: QN.AscendAntiQuant(o, a, sc, of, para, config=cfg,
+                                                            policy=QC.AscendAntiQuantPolicy.PER_GROUP),
+                 [x, s.ravel(), b.ravel()], F32, m * n)
+    assert not msgs(res)
+    ref = ref_anti_float(x.reshape(m, n), expand(b, QC.GROUP, m, n, g, 1), expand(s, QC.GROUP, m, n, g, 1), F32)
+    np.testing.assert_array_equal(y.reshape(m, n), ref)
+    qcfg = QC.QuantCfg(policy=QC.QuantizePolicy.PER_TOKEN, hasOffset=False, roundMode=RoundMode.CAST_TRUNC)
+    xf = rng.standard_normal(m * n).astype(F32) * 20
+    tok = rng.uniform(0.5, 3, m).astype(F32)
+    y, res = run(lambda a, sc, o, t: QN.Quantize(o, a, sc, 0.0, QC.QuantizeParams(m, n), config=qcfg),
+                 [xf, tok], I8, m * n)
+    assert not msgs(res)
+    np.testing.assert_array_equal(y.reshape(m, n), ref_float_quant(xf.reshape(m, n), tok[:, None], None, "TRUNC"))

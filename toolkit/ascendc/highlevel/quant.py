@@ -28,7 +28,7 @@ from .antiquant import (AntiQuantize, AscendAntiQuant, GetAntiQuantizeMaxMinTmpS
                         GetAscendAntiQuantTmpBufferFactorSize)
 from .dequant import (AscendDequant, Dequantize, GetAscendDequantMaxMinTmpSize,  # noqa: F401 (namespace)
                       GetAscendDequantTmpBufferFactorSize, GetDequantizeMaxMinTmpSize, GetDequantizeTmpBufferFactorSize)
-from .quant_common import F16, F32, I8
+from .quant_common import F16, F32
 from .tmpbuf import carve, tmp_buffer
 
 _INT8_MODES = {RoundMode.CAST_RINT, RoundMode.CAST_ROUND, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL,
@@ -194,5 +194,3 @@ def GetQuantizeTmpBufferFactorSize(maxLiveNodeCount, extraBuf) -> None:
     """Rows of n elements: 14 n bytes + 4 x 32 B alignment, bounded by 7 x n x typeSize + 128 for typeSize 2 / 4."""
     maxLiveNodeCount.value, extraBuf.value = 7, 128
 
-
-__all__ = ["I8"]

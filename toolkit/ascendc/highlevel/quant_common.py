@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.ascendc import membase as MB
-from toolkit.ascendc.dtypes import BF16, scalar_value, type_name
+from toolkit.ascendc.dtypes import scalar_value, type_name
 from toolkit.ascendc.membase.params import RoundMode
 from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
@@ -285,5 +285,3 @@ def check_rows(api: str, m: int, n: int, *tensors: LocalTensor) -> bool:
             return False
     return True
 
-
-__all__ = ["BF16"]
