@@ -553,3 +553,14 @@ def test_python_route_configs_as_objects_and_transposed_antiquant_groups():
                  [xf, tok], I8, m * n)
     assert not msgs(res)
     np.testing.assert_array_equal(y.reshape(m, n), ref_float_quant(xf.reshape(m, n), tok[:, None], None, "TRUNC"))
+
+
+def test_dequant_keeps_negative_zero_and_reads_only_calcount_scales():
+    src = np.array([0, 1, -1, 0] * 16, np.int32)
+    scale = np.full(6, -2.0, F32)                              # only calCount scales: nothing read past them
+    y, res = run(lambda a, s, o, t: QN.AscendDequant(o, a, s, t, QC.DequantParams(8, 8, 6)), [src, scale], F32, 64)
+    assert not msgs(res)
+    ref = src.reshape(8, 8).astype(F32)
+    ref[:, :6] *= np.float32(-2.0)
+    np.testing.assert_array_equal(y.view(np.uint32), ref.ravel().view(np.uint32))
+    assert np.signbit(y[0]) and y[0] == 0

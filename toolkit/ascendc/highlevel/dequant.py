@@ -47,16 +47,19 @@ def dequant_rows(api: str, dst, src, scale, m: int, n: int, cnt: int, dst_stride
         return
     g = Q.group_size(api, cfg.policy, group)
     rows = Q.float_rows(api, tmp, n, nfloat=2, nhalf=0)
-    sp = Q.ParamRows(scale, cfg.policy, n, cfg.kDim, g, rows.s)
+    # a per-channel deqScale is read for the calCount columns it has to hold (no further)
+    sp = Q.ParamRows(scale, cfg.policy, cnt if cfg.policy == Q.CHANNEL else n, cfg.kDim, g, rows.s)
     for i in range(m):
-        row = src[i * n]
+        row, out = src[i * n], dst[i * dst_stride]
+        x = out if dst.dtype == F32 else rows.x          # a float dst is the work row itself
         if src.dtype == F32:
-            MB.Adds(rows.x, row, 0.0, n)
+            MB.Muls(x, row, 1.0, n)                      # an exact move (-0 stays -0)
         else:
-            MB.Cast(rows.x, row, RoundMode.CAST_NONE, n)
+            MB.Cast(x, row, RoundMode.CAST_NONE, n)
         segs = [(c, min(ln, cnt - c), v) for c, ln, v in sp.segments(i) if c < cnt]
-        Q.apply(MB.Mul, MB.Muls, rows.x, segs)
-        Q.narrow_float(dst[i * dst_stride], rows.x, n)
+        Q.apply(MB.Mul, MB.Muls, x, segs)
+        if x is not out:
+            Q.narrow_float(out, x, n)
 
 
 def _shape(api: str, dst, params: Q.DequantParams, mode: Any) -> tuple[int, int, int, int]:

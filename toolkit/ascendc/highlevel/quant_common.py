@@ -196,7 +196,7 @@ def narrow_float(dst: LocalTensor, x: LocalTensor, n: int) -> None:
     """The float row ``x`` into ``dst`` (float: a copy unless it is the same buffer; half / bf16: RINT)."""
     if dst.dtype == F32:
         if dst.addr != x.addr:
-            MB.Adds(dst, x, 0.0, n)
+            MB.Muls(dst, x, 1.0, n)              # an exact move (-0 stays -0)
         return
     MB.Cast(dst, x, RoundMode.CAST_RINT, n)
 
