@@ -50,7 +50,7 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "const LocalTensor<float>&": "lt", "const T": "1.0f",
         # high-level quantization (hlquant)
         "const LocalTensor<int8_t>&": "l8", "const srcT": "1.0f", "const scaleT": "1.0f",
-        "TensorDataType": "TensorDataType::DT_FLOAT"}
+        "TensorDataType": "TensorDataType::DT_FLOAT", "const LocalTensor<fp8_e8m0_t>&": "le8"}
 #: required non-type template parameters of a struct / enum reference type: a static object of that type
 NAMED_REFS = {f"const {t}&": f"probe_{t}" for t in (
     "AscendQuantConfig", "AscendDeQuantConfig", "AscendAntiQuantConfig", "QuantizeConfig", "DequantizeConfig",
@@ -61,7 +61,7 @@ using namespace AscendC;
     Reg::RegTensor<float> rf, rf2; Reg::RegTensor<uint32_t> ri; Reg::MaskReg mk; Reg::AddrReg ar;
     Reg::UnalignRegForLoad ul; Reg::UnalignRegForStore us; Reg::UnalignReg uu;
     __ubuf__ float* pf = nullptr; __gm__ float* gp = nullptr; uint32_t u32 = 0; uint64_t u64 = 0;
-    uint64_t bits[2] = {0, 0}; LocalTensor<float> lt; LocalTensor<int8_t> l8; LocalTensor<half> lh; GlobalTensor<float> gt;
+    uint64_t bits[2] = {0, 0}; LocalTensor<float> lt; LocalTensor<int8_t> l8; LocalTensor<fp8_e8m0_t> le8; LocalTensor<half> lh; GlobalTensor<float> gt;
     TPipe pipe; TQue<TPosition::VECIN, 1> que; TBuf<TPosition::VECCALC> buf;
     TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> qb; TBufPool<TPosition::VECCALC> pool, pool2;
     LocalMemAllocator<Hardware::UB> alloc; TQueSync<PIPE_S, PIPE_V> qs; uint16_t u16 = 0;

@@ -564,3 +564,36 @@ def test_dequant_keeps_negative_zero_and_reads_only_calcount_scales():
     ref[:, :6] *= np.float32(-2.0)
     np.testing.assert_array_equal(y.view(np.uint32), ref.ravel().view(np.uint32))
     assert np.signbit(y[0]) and y[0] == 0
+
+
+FP8_PROGRAM = """#include "acl/acl.h"
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void fp8_custom(GM_ADDR x)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    LocalTensor<half> src = buf.Get<half>();
+    Duplicate(src, (half)1.0f, 1024);
+    LocalTensor<fp8_e4m3fn_t> dst = buf.Get<uint8_t>()[2048].ReinterpretCast<fp8_e4m3fn_t>();
+    AscendQuant<fp8_e4m3fn_t, half>(dst, src, 1.0f, 0.0f, 1024);
+}
+int main()
+{
+    uint8_t* d = nullptr;
+    aclrtMalloc((void**)&d, 32, ACL_MEM_MALLOC_HUGE_FIRST);
+    fp8_custom<<<1, nullptr, nullptr>>>(d);
+    return 0;
+}
+"""
+
+
+@needs_compiler
+def test_an_fp8_output_compiles_and_is_refused(tmp_path):
+    src = tmp_path / "fp8.asc"
+    src.write_text(FP8_PROGRAM)
+    run_ = build_and_run(src, cache=tmp_path / "cache")
+    assert not run_.launches_passed
+    text = repr(run_.launches)
+    assert "BAD_PARAMETER" in text and "not emulated" in text, text

@@ -3,8 +3,8 @@ Quantize / Dequantize / AntiQuantize, their parameter structs and host-side temp
 kernels are ``toolkit/ascendc/highlevel/{quant,dequant,antiquant}.py`` (MemBase calls row by row); the
 configuration structs are hand-written (``include/asc/highlevel_quant.h``), each packed into one int for
 the bridge. The 8- and 4-bit float element types (fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t, fp4x2_*, and the
-fp8_e8m0_t scale of the float4 AscendAntiQuant forms) are not emulated: the forms that take any dtype refuse
-them with a diagnostic, the fp8_e8m0_t forms are not declared."""
+fp8_e8m0_t scale of the float4 AscendAntiQuant forms) are declared (``asc/bytetypes.h``) and not emulated: a
+call on them is refused with a diagnostic."""
 from __future__ import annotations
 
 import dataclasses
@@ -153,9 +153,11 @@ def _ascend_antiquant():
     lo, ls = local("offset", "OutputDataType"), local("scale", "OutputDataType")
     so = scalar("offset", "const OutputDataType", "OutputDataType")
     ss = scalar("scale", "const OutputDataType", "OutputDataType")
+    e8m0 = local("scale", "fp8_e8m0_t")
     forms = [form(*tps, *head, lo, ls, _TMP, k, info), form(*tps, *head, ls, _TMP, k, info),
              form(*tps, *head, so, ss, _TMP, k, info), form(*tps, *head, ss, _TMP, k, info),
-             form(*tps, *head, lo, ls, k, info), form(*tps, *head, so, ss, k, info)]
+             form(*tps, *head, e8m0, _TMP, k, info),
+             form(*tps, *head, lo, ls, k, info), form(*tps, *head, so, ss, k, info), form(*tps, *head, e8m0, k, info)]
     ttps = (*_spelled("dstT", "srcT", "scaleT"), _cfg("AscendAntiQuantConfig"), _policy("AscendAntiQuantPolicy"))
     thead = (local("dstTensor", "dstT"), local("srcTensor", "srcT"), local("scaleTensor", "scaleT"),
              local("offsetTensor", "scaleT"))
@@ -165,7 +167,7 @@ def _ascend_antiquant():
                doc="AscendAntiQuant.md",
                note="int8 sources; PER_CHANNEL / PER_TENSOR: half dst in half (Cast, Add, Mul in dst), bf16 dst in "
                     "float; no shapeInfo: [1, N] / [N, size / N] assumed; PER_TOKEN / PER_GROUP: " + _ROWS +
-                    "; not declared: the float4 forms (fp8_e8m0_t scale)")
+                    "; the float4 forms (fp8_e8m0_t scale) are declared and refused (not emulated)")
 
 
 # -- Quantize / Dequantize / AntiQuantize ----------------------------------------------------------------------

@@ -10,7 +10,8 @@ bf16). Without shapeInfo (or zeros) the offset / scale shape is assumed to be [1
 
 AscendAntiQuant PER_TOKEN / PER_GROUP and AntiQuantize (every policy): float rows, (src + offset) x scale,
 cast to dstT with CAST_RINT (assumed: float arithmetic, the pages give none). int8 sources only: the fp8 /
-hifloat8 / fp4 sources and the fp8_e8m0_t scale forms are declared and refused (not emulated)."""
+hifloat8 / fp4 sources and the fp8_e8m0_t scale forms are declared and refused (not emulated: a byte-type
+tensor reaches Python as uint8, so the element-type checks refuse it)."""
 from __future__ import annotations
 
 from typing import Any
@@ -121,8 +122,9 @@ def _ascend_anti_quant(dst, src, *args: Any, isTranspose: Any = False, config: A
         return
     info = rest.pop() if rest and isinstance(rest[-1], Q.AntiQuantShapeInfo) else None
     k = int(scalar_value(rest.pop()))
-    if any(isinstance(p, LocalTensor) and type_name(p.dtype) == "fp8_e8m0_t" for p in rest):
-        Q.bad(api, "the float4 PER_GROUP form (fp8_e8m0_t scale) is not emulated")
+    # the float4 forms: an fp8_e8m0_t scale arrives as a byte tensor (taken for the buffer when it is alone)
+    if not rest or any(isinstance(p, LocalTensor) and p.dtype == Q.U8 for p in rest):
+        Q.bad(api, "the float4 PER_GROUP form (fp4x2 source, fp8_e8m0_t scale) is not emulated")
         return
     offset, scale = (rest[0], rest[1]) if len(rest) == 2 else (None, rest[0])
     _channel(api, dst, src, offset, scale, tmp, k, info, bool(int(scalar_value(isTranspose))))

@@ -4,6 +4,7 @@
 // (asc/enums.h); the parameter structs too (gen/structs.h).
 #pragma once
 #include "asc/highlevel_act.h"
+#include "asc/bytetypes.h"       // dstT / srcT may name the 8- and 4-bit types (refused when run)
 
 namespace AscendC {
 // AscendQuant's configuration: the page gives two structs of this name, the PER_TENSOR / PER_CHANNEL one

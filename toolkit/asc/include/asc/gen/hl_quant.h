@@ -365,7 +365,7 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& 
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put(c, para);
     c.go();
 }
-// AscendC::AscendAntiQuant: int8 sources; PER_CHANNEL / PER_TENSOR: half dst in half (Cast, Add, Mul in dst), bf16 dst in float; no shapeInfo: [1, N] / [N, size / N] assumed; PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); not declared: the float4 forms (fp8_e8m0_t scale) (高阶API/量化操作/AscendAntiQuant.md)
+// AscendC::AscendAntiQuant: int8 sources; PER_CHANNEL / PER_TENSOR: half dst in half (Cast, Add, Mul in dst), bf16 dst in float; no shapeInfo: [1, N] / [N, size / N] assumed; PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); the float4 forms (fp8_e8m0_t scale) are declared and refused (not emulated) (高阶API/量化操作/AscendAntiQuant.md)
 template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const LocalTensor<OutputDataType>& offset, const LocalTensor<OutputDataType>& scale, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
@@ -391,6 +391,12 @@ void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<I
     c.go();
 }
 template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const LocalTensor<fp8_e8m0_t>& scale, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
+    ASC_CALL(320788005, "AscendC::AscendAntiQuant");
+    c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, scale); __asc::put_local(c, sharedTmpBuffer); c.num(k); __asc::put(c, shapeInfo);
+    c.go();
+}
+template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const LocalTensor<OutputDataType>& offset, const LocalTensor<OutputDataType>& scale, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, offset); __asc::put_local(c, scale); c.num(k); __asc::put(c, shapeInfo);
@@ -400,6 +406,12 @@ template <class InputDataType = void, class OutputDataType = void, bool isTransp
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const OutputDataType offset, const OutputDataType scale, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
     c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); c.num((OutputDataType)offset); c.num((OutputDataType)scale); c.num(k); __asc::put(c, shapeInfo);
+    c.go();
+}
+template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const LocalTensor<fp8_e8m0_t>& scale, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
+    ASC_CALL(320788005, "AscendC::AscendAntiQuant");
+    c.tnamed(66630064, (long long)(isTranspose)); __asc::put_local(c, dst); __asc::put_local(c, src); __asc::put_local(c, scale); c.num(k); __asc::put(c, shapeInfo);
     c.go();
 }
 template <class dstT = void, class srcT = void, class scaleT = void, const AscendAntiQuantConfig& config, const AscendAntiQuantPolicy& policy>
