@@ -26,7 +26,6 @@ from . import quant_common as Q
 from .quant_common import F16
 
 _DST = ("half", "bfloat16_t", "float")
-_PARAMS = ("half", "bfloat16_t", "float")
 
 
 def _split(args: tuple) -> tuple[LocalTensor | None, list]:
@@ -43,8 +42,9 @@ def anti_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg
     group, from the shapes rather than a groupSize parameter)."""
     if not (Q.check_types(api, "dstTensor", dst, _DST) and Q.check_types(api, "srcTensor", src, ("int8_t",))):
         return
-    for what, t in (("scale", scale), ("offset", offset)):
-        if isinstance(t, LocalTensor) and not Q.check_types(api, what, t, _PARAMS):
+    table = Q.ANTI_CHANNEL if cfg.policy in (Q.TENSOR, Q.CHANNEL) and not derived_group else Q.ANTI_TOKEN
+    for what, t in (("scale", scale), ("offset", offset if cfg.hasOffset else None)):
+        if not Q.check_combo(api, f"{what}, dstTensor", (t, dst), table):
             return
     if not Q.check_rows(api, m, n, dst, src):
         return

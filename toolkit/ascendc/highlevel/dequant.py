@@ -87,12 +87,15 @@ def _ascend_dequant(dst, src, deqScale, *args: Any, mode: Any = None, config: An
             return
         n = int(para.n)
         m = min(int(para.m), int(para.calCount) // max(n, 1))
-        dequant_rows(api, dst, src, deqScale, m, n, n, n, cfg, int(para.groupSize), tmp)
+        if Q.check_combo(api, "srcTensor, scaleTensor, dstTensor", (src, deqScale, dst), Q.DEQ_TOKEN):
+            dequant_rows(api, dst, src, deqScale, m, n, n, n, cfg, int(para.groupSize), tmp)
         return
     if not Q.check_types(api, "srcTensor", src, ("int32_t",)):
         return
-    if isinstance(deqScale, LocalTensor) and not Q.check_types(api, "deqScale", deqScale,
-                                                               ("uint64_t", "float", "bfloat16_t")):
+    if isinstance(deqScale, LocalTensor):
+        if not Q.check_combo(api, "dstTensor, deqScale", (dst, deqScale), Q.DEQ_CHANNEL):
+            return
+    elif not Q.check_types(api, "dstTensor (a scalar deqScale)", dst, ("bfloat16_t", "float")):
         return
     if rest and isinstance(rest[-1], Q.DequantParams):
         m, n, c, stride = _shape(api, dst, rest[-1], mode)
@@ -124,8 +127,17 @@ def _dequantize(dst, src, scale, offset, *args: Any, config: Any = None) -> None
                                                                     or type_name(dst.dtype) != "half"):
         Q.bad(api, "an uint64_t scale is the PER_CHANNEL form with a half dstTensor")
         return
+    if cfg.policy == Q.TENSOR:
+        ok = Q.check_types(api, "srcTensor", src, ("int32_t",)) and Q.check_types(api, "dstTensor", dst,
+                                                                                ("bfloat16_t", "float"))
+    elif cfg.policy == Q.CHANNEL:
+        ok = Q.check_types(api, "srcTensor", src, ("int32_t",)) and Q.check_combo(api, "dstTensor, scale",
+                                                                                (dst, scale), Q.DEQ_CHANNEL)
+    else:
+        ok = Q.check_combo(api, "srcTensor, scale, dstTensor", (src, scale, dst), Q.DEQ_TOKEN)
     n = int(params.n)
-    dequant_rows(api, dst, src, scale, int(params.m), n, n, n, cfg, int(params.groupSize), tmp)
+    if ok:
+        dequant_rows(api, dst, src, scale, int(params.m), n, n, n, cfg, int(params.groupSize), tmp)
 
 
 AscendDequant = MemBaseApi(_ascend_dequant, "AscendDequant", batchable=False)

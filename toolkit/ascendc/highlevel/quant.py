@@ -88,6 +88,9 @@ def _quant_half(api: str, dst, src, tmp, scale, offset, sc: int, count: int) -> 
 def quant_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg, group: int, tmp) -> None:
     if not (Q.check_types(api, "dstTensor", dst, ("int8_t",)) and Q.check_types(api, "srcTensor", src, _SRC)):
         return
+    for what, p in (("scale", scale), ("offset", offset if cfg.hasOffset else None)):
+        if not Q.check_combo(api, f"srcTensor, {what}", (src, p), Q.QUANT_SRC_SCALE):
+            return
     if not Q.check_rows(api, m, n, dst, src):
         return
     g = Q.group_size(api, cfg.policy, group)

@@ -149,6 +149,31 @@ def check_types(api: str, what: str, t: LocalTensor | None, allowed: tuple[str, 
     return False
 
 
+def _combos(text: str) -> frozenset:
+    """'a b c, d e f' -> {(a, b, c), (d, e, f)} with h / bf / f / i32 / i8 / u64 short for the type names."""
+    short = {"h": "half", "bf": "bfloat16_t", "f": "float", "i32": "int32_t", "i8": "int8_t", "u64": "uint64_t"}
+    return frozenset(tuple(short[w] for w in item.split()) for item in text.split(","))
+
+
+#: the pages' tables of type combinations
+QUANT_SRC_SCALE = _combos("h h, bf bf, f f, h f, bf f")                         # (src, scale / offset)
+DEQ_TOKEN = _combos("i32 h h, i32 bf bf, i32 f f, i32 f h, i32 f bf, f h h, f bf bf, f f f, f f h, f f bf")
+DEQ_CHANNEL = _combos("h u64, f f, f bf, bf bf, bf f")                         # (dst, deqScale tensor)
+ANTI_CHANNEL = _combos("h h, bf bf")                                           # (scale / offset, dst)
+ANTI_TOKEN = _combos("h h, bf bf, f f, f h, f bf")                             # (scale / offset, dst)
+
+
+def check_combo(api: str, names: str, ts: tuple, allowed: frozenset) -> bool:
+    """The element types of ``ts`` (a non-tensor entry matches any type) form one of ``allowed``."""
+    key = tuple(type_name(t.dtype) if isinstance(t, LocalTensor) else None for t in ts)
+    if any(all(k is None or k == a for k, a in zip(key, row)) for row in allowed):
+        return True
+    shown = ", ".join(k or "scalar" for k in key)
+    bad(api, f"({names}) = ({shown}) is not a combination of the page's table (the 8- and 4-bit float types are "
+             f"not emulated)")
+    return False
+
+
 def align32(nbytes: int) -> int:
     return (int(nbytes) + 31) // 32 * 32
 
