@@ -601,3 +601,23 @@ def test_an_fp8_output_compiles_and_is_refused(tmp_path):
     assert not run_.launches_passed
     text = repr(run_.launches)
     assert "BAD_PARAMETER" in text and "not emulated" in text, text
+
+
+def test_overlaps_the_pages_forbid_and_the_in_place_ascend_quant():
+    x = np.linspace(-100, 100, 256).astype(F16)
+    # AscendQuant: src and dst may be one buffer
+    y, res = run(lambda a, o, t: (QN.AscendQuant(a.ReinterpretCast(np.int8), a, t, 0.5, 0.25, 256),
+                                  QN.AscendQuant(o, a, 1.0, 0.0, 0) or _copy_i8(o, a)), [x], I8, 256)
+    assert not msgs(res)
+    np.testing.assert_array_equal(y, ref_ascend_quant_half(x, 0.5, 0.25))
+    # Quantize: dst over src is refused; a sharedTmpBuffer over an operand too
+    _, res = run(lambda a, o, t: QN.Quantize(a.ReinterpretCast(np.int8), a, t, 1.0, 0.0, QC.QuantizeParams(4, 64),
+                                             config=_cfg(QC.TENSOR)), [x], I8, 256)
+    assert "BAD_PARAMETER" in _codes(res)
+    _, res = run(lambda a, o, t: QN.AscendQuant(o, a, a.ReinterpretCast(np.uint8), 1.0, 0.0), [x], I8, 256)
+    assert "BAD_PARAMETER" in _codes(res)
+
+
+def _copy_i8(o, a):
+    from toolkit.ascendc import membase as MB
+    MB.Muls(o.ReinterpretCast(np.int16), a.ReinterpretCast(np.int16), 1, 128)

@@ -48,6 +48,9 @@ def anti_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg
             return
     if not Q.check_rows(api, m, n, dst, src):
         return
+    ops = (Q.extent("dstTensor", dst, m * n), Q.extent("srcTensor", src, m * n))
+    if not (Q.apart(api, *ops) and Q.apart(api, ("sharedTmpBuffer", tmp, Q.row_bytes(n)), *ops)):
+        return
     g = max(int(group), 1) if derived_group else Q.group_size(api, cfg.policy, group)
     rows = Q.float_rows(api, tmp, n)
     sp = Q.ParamRows(scale, cfg.policy, n, cfg.kDim, g, rows.s, cfg.isTranspose)
@@ -99,7 +102,8 @@ def _channel(api: str, dst, src, offset, scale, tmp, k: int, info: Q.AntiQuantSh
         group = max(n // max(w, 1), 1) if transpose else max(rows // max(h, 1), 1)
     cfg = Q.QuantCfg(policy=Q.GROUP if isinstance(scale, LocalTensor) else Q.TENSOR, isTranspose=transpose, kDim=0)
     if dst.dtype == F16:
-        _half_rows(dst, src, offset, scale, rows, n, cfg, group)
+        if Q.apart(api, Q.extent("dst", dst, total), Q.extent("src", src, total)):
+            _half_rows(dst, src, offset, scale, rows, n, cfg, group)
         return
     cfg.hasOffset = offset is not None
     anti_rows(api, dst, src, scale, offset, rows, n, cfg, group, tmp, True)

@@ -45,6 +45,9 @@ def dequant_rows(api: str, dst, src, scale, m: int, n: int, cnt: int, dst_stride
     if dst.count < (m - 1) * dst_stride + n or (dst_stride * dst.dtype.itemsize) % 32:
         Q.bad(api, f"{m} rows of {n} elements {dst_stride} apart do not fit dstTensor ({dst.count}) in 32 B rows")
         return
+    ops = (Q.extent("dstTensor", dst, (m - 1) * dst_stride + n), Q.extent("srcTensor", src, m * n))
+    if not (Q.apart(api, *ops) and Q.apart(api, ("sharedTmpBuffer", tmp, Q.row_bytes(n, 2, 0)), *ops)):
+        return
     g = Q.group_size(api, cfg.policy, group)
     rows = Q.float_rows(api, tmp, n, nfloat=2, nhalf=0)
     # a per-channel deqScale is read for the calCount columns it has to hold (no further)

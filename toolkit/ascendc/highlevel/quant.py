@@ -62,7 +62,12 @@ def _quant_half(api: str, dst, src, tmp, scale, offset, sc: int, count: int) -> 
     if sc and (count % sc or sc % 32):
         Q.bad(api, f"calCount {count} must be a multiple of scaleCount {sc}, itself a multiple of 32")
         return
-    buf = tmp_buffer(api, tmp, half_need(src.dtype, count, sc))
+    need = half_need(src.dtype, count, sc)
+    if not Q.apart(api, ("sharedTmpBuffer", tmp, need), Q.extent("dstTensor", dst, count),
+                   Q.extent("srcTensor", src, count), Q.extent("scaleTensor", scale, sc),
+                   Q.extent("offsetTensor", offset, sc)):
+        return
+    buf = tmp_buffer(api, tmp, need)
     h, off = carve(buf, F16, count, 0)
     sh = oh = None
     if sc:
@@ -92,6 +97,10 @@ def quant_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCf
         if not Q.check_combo(api, f"srcTensor, {what}", (src, p), Q.QUANT_SRC_SCALE):
             return
     if not Q.check_rows(api, m, n, dst, src):
+        return
+    ops = (Q.extent("dstTensor", dst, m * n), Q.extent("srcTensor", src, m * n))
+    if not Q.apart(api, ("sharedTmpBuffer", tmp, Q.row_bytes(n)), *ops) or (
+            api == "Quantize" and not Q.apart(api, *ops)):     # AscendQuant: src and dst may be one buffer
         return
     g = Q.group_size(api, cfg.policy, group)
     mode = cfg.roundMode if cfg.roundMode in _INT8_MODES else RoundMode.CAST_RINT

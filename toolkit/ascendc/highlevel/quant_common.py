@@ -174,6 +174,25 @@ def check_combo(api: str, names: str, ts: tuple, allowed: frozenset) -> bool:
     return False
 
 
+def apart(api: str, first: tuple, *others: tuple) -> bool:
+    """``first`` = (name, tensor, bytes used) must not overlap any of ``others`` (the pages forbid it); a
+    tensor of None (no sharedTmpBuffer, a scalar operand) is skipped."""
+    name, t, nbytes = first
+    if not isinstance(t, LocalTensor):
+        return True
+    for oname, o, obytes in others:
+        if isinstance(o, LocalTensor) and o.addr < t.addr + nbytes and t.addr < o.addr + obytes:
+            bad(api, f"{name} [{t.addr}, {t.addr + nbytes}) overlaps {oname} [{o.addr}, {o.addr + obytes}) in UB "
+                     f"(the page forbids it)")
+            return False
+    return True
+
+
+def extent(name: str, t: Any, count: int) -> tuple:
+    """(name, tensor, bytes of its first ``count`` elements) for :func:`apart`."""
+    return name, t, int(count) * t.dtype.itemsize if isinstance(t, LocalTensor) else 0
+
+
 def align32(nbytes: int) -> int:
     return (int(nbytes) + 31) // 32 * 32
 
