@@ -127,7 +127,7 @@ def test_ascend_quant_per_tensor_page_example_with_tail():
         assert (y[1022:] == 0).all()                               # past calCount: untouched
 
 
-@pytest.mark.parametrize("dt", [F16, F32])
+@pytest.mark.parametrize("dt", [F16, F32, BF16])
 def test_ascend_quant_per_channel_tensor_and_scalar_offset(dt):
     rng = np.random.default_rng(1)
     sc, rows = 64, 16

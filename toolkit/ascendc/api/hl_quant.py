@@ -114,7 +114,7 @@ def _ascend_quant():
         token += _tmp_variants(tps, head, (local("scaleTensor", "scaleT"), off, para))
     return api(FAMILY, "AscendQuant", QN.AscendQuant, *fixed, *free, *token, dtypes=("half", "bfloat16_t", "float"),
                doc="AscendQuant.md",
-               note="int8 output; PER_TENSOR / PER_CHANNEL: the page's half steps (Muls / Mul, Adds / Add, Cast "
+               note="int8 output; PER_TENSOR / PER_CHANNEL: the page's half steps (a float / bf16 source to half, Muls / Mul, Adds / Add, Cast "
                     "CAST_RINT); PER_TOKEN / PER_GROUP: " + _ROWS + "; float -> half CAST_ODD -> int8 with roundMode "
                     "(one rounding); the sharedTmpBuffer of the PER_TOKEN / PER_GROUP forms is reserved (unused); "
                     "fp8 / hifloat8 / fp4 outputs not emulated")

@@ -2,7 +2,7 @@
 queries; this module is also the Python namespace of the whole family (it re-exports dequant / antiquant).
 
 AscendQuant, int8 output, PER_TENSOR / PER_CHANNEL: the page's steps in half: a float source (and float
-scale / offset tensors) cast to half, Muls / Mul by the scale, Adds / Add of the offset, then the half value
+scale / offset tensors; a bfloat16 one of the dstT forms alike, assumed) cast to half (CAST_RINT), Muls / Mul by the scale, Adds / Add of the offset, then the half value
 cast to int8 with CAST_RINT (round half to even, saturating). The temporary buffer holds the half values.
 
 AscendQuant PER_TOKEN / PER_GROUP and Quantize (every policy): row by row in float (assumed: the pages
@@ -44,15 +44,15 @@ def _split(args: tuple) -> tuple[LocalTensor | None, list]:
 
 # -- AscendQuant PER_TENSOR / PER_CHANNEL (half arithmetic) ----------------------------------------------------
 def half_need(src_dtype, count: int, sc: int) -> int:
-    """Bytes of the half path: the half values, plus half copies of a float scale / offset tensor."""
-    extra = 2 * Q.align32(2 * max(sc, 1)) if src_dtype == F32 and sc else 0
+    """Bytes of the half path: the half values, plus half copies of a float / bfloat16 scale / offset tensor."""
+    extra = 2 * Q.align32(2 * max(sc, 1)) if src_dtype != F16 and sc else 0
     return Q.align32(2 * max(count, 1)) + extra
 
 
 def _as_half(dst_h: LocalTensor, t: LocalTensor, n: int) -> LocalTensor:
     if t.dtype == F16:
         return t
-    MB.Cast(dst_h, t, RoundMode.CAST_NONE, n)
+    MB.Cast(dst_h, t, RoundMode.CAST_RINT, n)         # float / bfloat16 -> half, nearest even
     return dst_h
 
 
@@ -141,7 +141,7 @@ def _ascend_quant(dst, src, *args: Any, config: Any = None, policy: Any = None) 
         quant_rows(api, dst, src, rest[0], rest[1], m, int(para.n), cfg, int(para.groupSize), None)
         return
     if not (Q.check_types(api, "dstTensor", dst, ("int8_t",)) and Q.check_types(api, "srcTensor", src,
-                                                                               ("half", "float"))):
+                                                                               _SRC)):
         return
     scale, offset, counts = rest[0], rest[1], [int(scalar_value(v)) for v in rest[2:]]
     if isinstance(scale, LocalTensor):
@@ -185,10 +185,11 @@ def _ts(typeSize: Any) -> int:
 
 
 def GetAscendQuantMaxMinTmpSize(srcShape, typeSize, maxValue, minValue) -> None:
-    """The half path over the whole shape (a float source: plus half copies of scale and offset)."""
+    """The half path over the whole shape; a float source: plus half copies of scale and offset (both values).
+    typeSize 2: the minimum is a half source's, the maximum covers a bfloat16 one (its half copies too)."""
     count = srcShape.GetShapeSize()
-    size = half_need(F32 if _ts(typeSize) == 4 else F16, count, count)
-    maxValue.value = minValue.value = size
+    maxValue.value = half_need(F32, count, count)
+    minValue.value = half_need(F32 if _ts(typeSize) == 4 else F16, count, count)
 
 
 def GetAscendQuantTmpBufferFactorSize(maxLiveNodeCount, extraBuf) -> None:

@@ -135,7 +135,7 @@ inline void take(const Ret& r, AscendC::AntiQuantShapeInfo& p) {
 }
 }  // namespace __asc
 namespace AscendC {
-// AscendC::AscendQuant: int8 output; PER_TENSOR / PER_CHANNEL: the page's half steps (Muls / Mul, Adds / Add, Cast CAST_RINT); PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); float -> half CAST_ODD -> int8 with roundMode (one rounding); the sharedTmpBuffer of the PER_TOKEN / PER_GROUP forms is reserved (unused); fp8 / hifloat8 / fp4 outputs not emulated (高阶API/量化操作/AscendQuant.md)
+// AscendC::AscendQuant: int8 output; PER_TENSOR / PER_CHANNEL: the page's half steps (a float / bf16 source to half, Muls / Mul, Adds / Add, Cast CAST_RINT); PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); float -> half CAST_ODD -> int8 with roundMode (one rounding); the sharedTmpBuffer of the PER_TOKEN / PER_GROUP forms is reserved (unused); fp8 / hifloat8 / fp4 outputs not emulated (高阶API/量化操作/AscendQuant.md)
 template <class T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(205834025, "AscendC::AscendQuant");
