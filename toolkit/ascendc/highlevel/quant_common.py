@@ -246,10 +246,13 @@ def narrow_float(dst: LocalTensor, x: LocalTensor, n: int) -> None:
 
 
 def scalar_f(v: Any) -> float:
-    """A scale / offset scalar as float (an uint64 deqScale: its low 32 bits are the float)."""
-    if isinstance(v, (np.uint64,)) or (isinstance(v, int) and v > 0xFFFFFFFF):
-        return float(np.array([int(v) & 0xFFFFFFFF], np.uint32).view(np.float32)[0])
+    """A scale / offset scalar as float (rounded to float first, as the float arithmetic uses it)."""
     return float(np.float32(scalar_value(v)))
+
+
+def low_float(bits: int) -> float:
+    """The float in the low 32 bits of an uint64 deqScale element (the high bits are not used)."""
+    return float(np.array([int(bits) & 0xFFFFFFFF], np.uint32).view(np.float32)[0])
 
 
 class ParamRows:
@@ -280,7 +283,8 @@ class ParamRows:
         return self.rowt
 
     def _scalar(self, k: int) -> float:
-        return scalar_f(self.p.GetValue(k))
+        v = self.p.GetValue(k)
+        return low_float(v) if self.p.dtype == U64 else scalar_f(v)
 
     def segments(self, i: int) -> list[tuple[int, int, Any]]:
         n = self.n
