@@ -467,3 +467,19 @@ def test_dequant_keeps_negative_zero_and_reads_only_calcount_scales():
     ref[:, :6] *= np.float32(-2.0)
     np.testing.assert_array_equal(y.view(np.uint32), ref.ravel().view(np.uint32))
     assert np.signbit(y[0]) and y[0] == 0
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_float_values_next_to_ties_round_once(mode):
+    """Float values one float ulp off a tie (k + 0.5) or an integer: one rounding of the float value (a plain
+    float -> half -> int8 chain would round 2.5000002 to 2.5 and then to 2)."""
+    ks = np.arange(-130, 130, dtype=np.float32)
+    base = np.concatenate([ks + np.float32(0.5), ks])
+    vals = np.concatenate([np.nextafter(base, np.float32(np.inf)), np.nextafter(base, np.float32(-np.inf)), base])
+    vals = vals[: len(vals) // 32 * 32].astype(F32)
+    m, n = len(vals) // 32, 32
+    cfg = _cfg(QC.TENSOR, False, MODES[mode])
+    y, res = run(lambda a, o, t: QN.Quantize(o, a, t, 1.0, 0.0, QC.QuantizeParams(m, n), config=cfg), [vals], I8,
+                 vals.size)
+    assert not msgs(res)
+    np.testing.assert_array_equal(y, round_int8(vals, mode))
