@@ -54,14 +54,21 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         # high-level sorting / filtering (hlsort)
         "const uint16_t*": "u16a", "uint32_t*": "u32a", "const LocalTensor<bool>&": "lbool",
         "LocalTensor<uint32_t>&": "lu", "TopKMode": "TopKMode::TOPK_NORMAL",
-        "const platform_ascendc::PlatformAscendC&": "platform_ascendc::PlatformAscendC{}"}
+        "const platform_ascendc::PlatformAscendC&": "platform_ascendc::PlatformAscendC{}",
+        # high-level quantization (hlquant)
+        "const LocalTensor<int8_t>&": "l8", "const srcT": "1.0f", "const scaleT": "1.0f",
+        "const LocalTensor<fp8_e8m0_t>&": "le8"}
+#: required non-type template parameters of a struct / enum reference type: a static object of that type
+NAMED_REFS = {f"const {t}&": f"probe_{t}" for t in (
+    "AscendQuantConfig", "AscendDeQuantConfig", "AscendAntiQuantConfig", "QuantizeConfig", "DequantizeConfig",
+    "AntiQuantizeConfig", "AscendQuantPolicy", "AscendDeQuantPolicy", "AscendAntiQuantPolicy")}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
-void probe_every_form() {
+""" + "".join(f"constexpr {t[6:-1]} {v}{{}};\n" for t, v in NAMED_REFS.items()) + """void probe_every_form() {
     Reg::RegTensor<float> rf, rf2; Reg::RegTensor<uint32_t> ri; Reg::MaskReg mk; Reg::AddrReg ar;
     Reg::UnalignRegForLoad ul; Reg::UnalignRegForStore us; Reg::UnalignReg uu;
     __ubuf__ float* pf = nullptr; __gm__ float* gp = nullptr; uint32_t u32 = 0; uint64_t u64 = 0;
-    uint64_t bits[2] = {0, 0}; LocalTensor<float> lt; LocalTensor<half> lh; GlobalTensor<float> gt;
+    uint64_t bits[2] = {0, 0}; LocalTensor<float> lt; LocalTensor<int8_t> l8; LocalTensor<fp8_e8m0_t> le8; LocalTensor<half> lh; GlobalTensor<float> gt;
     TPipe pipe; TQue<TPosition::VECIN, 1> que; TBuf<TPosition::VECCALC> buf;
     TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> qb; TBufPool<TPosition::VECCALC> pool, pool2;
     LocalMemAllocator<Hardware::UB> alloc; TQueSync<PIPE_S, PIPE_V> qs; uint16_t u16 = 0;
@@ -121,6 +128,8 @@ def _targs(f: spec.Form) -> str:
             out.append("Pattern::Reduce::AR")           # the reduce axes type of the high-level reductions
         elif p.ctype == "class":
             out.append("float" if p.default in (None, "void") else p.default)
+        elif p.default is None and p.ctype in NAMED_REFS:
+            out.append(NAMED_REFS[p.ctype])
         else:
             out.append(p.default or "1")          # a required non-type value (Exp's taylorExpandLevel)
     return f"<{', '.join(out)}>" if out else ""

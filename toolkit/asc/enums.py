@@ -18,6 +18,7 @@ from toolkit.ascendc.atomic import AtomicDtype, AtomicOp
 from toolkit.ascendc.dma import DataCopyMVType, PaddingMode
 from toolkit.ascendc.highlevel import sort as hl_sort
 from toolkit.ascendc.highlevel import topk as hl_topk
+from toolkit.ascendc.highlevel import quant_common as qc
 from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
 from toolkit.ascendc.sync import HardEvent, MemDsbT, PipeType
@@ -73,6 +74,10 @@ _DECLARED: list[tuple[str, str, type[Enum], str]] = [
     ("AscendC", "TopKMode", hl_topk.TopKMode, "int"),
     ("AscendC", "TopKAlgo", hl_topk.TopKAlgo, "int"),
     ("AscendC", "TopKOrder", hl_topk.TopKOrder, "int"),
+    # ---- high-level quantization (helper hlquant)
+    *(("AscendC", e.__name__, e, "int32_t") for e in (
+        qc.QuantizePolicy, qc.DequantizePolicy, qc.AntiQuantizePolicy, qc.AscendQuantPolicy, qc.AscendDeQuantPolicy,
+        qc.AscendAntiQuantPolicy, qc.DeQuantMode)),
 ]
 #: (enum id, C++ namespace, C++ name, Python enum, underlying C++ type); the id is the stable id of the
 #: qualified name (toolkit.ascendc.api.spec.stable_id), so enums added in parallel never renumber

@@ -22,3 +22,4 @@
 #include "asc/highlevel_norm.h"
 #include "asc/highlevel_reduce.h"
 #include "asc/highlevel_sort.h"
+#include "asc/highlevel_quant.h"

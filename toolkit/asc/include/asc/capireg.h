@@ -6,31 +6,7 @@
 #include <type_traits>
 #include "asc/reg.h"
 
-// The 8- and 4-bit float and int4 element types: byte containers (their moves, bit logic, selects and
-// rearrangements are exact on the bits; arithmetic and conversions on them are refused by the emulator).
-namespace __capi {
-struct ByteType {};             // the base of the byte containers below
-}  // namespace __capi
-#define ASC_BYTE_TYPE(T)                                                  \
-    struct T : __capi::ByteType {                                         \
-        uint8_t bits = 0;                                                 \
-        T() = default;                                                    \
-        constexpr explicit T(uint8_t b) : bits(b) {}                      \
-        constexpr operator uint8_t() const { return bits; }               \
-    };
-ASC_BYTE_TYPE(fp8_e4m3fn_t)
-ASC_BYTE_TYPE(fp8_e5m2_t)
-ASC_BYTE_TYPE(fp8_e8m0_t)
-ASC_BYTE_TYPE(hifloat8_t)
-ASC_BYTE_TYPE(fp4x2_e2m1_t)
-ASC_BYTE_TYPE(fp4x2_e1m2_t)
-ASC_BYTE_TYPE(int4x2_t)
-ASC_BYTE_TYPE(int4b_t)
-#undef ASC_BYTE_TYPE
-namespace __asc {
-ASC_DTYPE(fp8_e4m3fn_t, 2) ASC_DTYPE(fp8_e5m2_t, 2) ASC_DTYPE(fp8_e8m0_t, 2) ASC_DTYPE(hifloat8_t, 2)
-ASC_DTYPE(fp4x2_e2m1_t, 2) ASC_DTYPE(fp4x2_e1m2_t, 2) ASC_DTYPE(int4x2_t, 2) ASC_DTYPE(int4b_t, 2)
-}  // namespace __asc
+#include "asc/bytetypes.h"    // the 8- and 4-bit float and int4 element types (byte containers)
 
 namespace __capi {
 template <class T> using V = ::AscendC::Reg::RegTensor<T>;

@@ -92,6 +92,20 @@ namespace AscendC { enum class TopKAlgo : int { RADIX_SELECT = 0, MERGE_SORT = 1
 namespace __asc { template <> struct enum_id<AscendC::TopKAlgo> { static constexpr int value = 1294271179; }; }
 namespace AscendC { enum class TopKOrder : int { UNSET = 0, LARGEST = 1, SMALLEST = 2 }; }
 namespace __asc { template <> struct enum_id<AscendC::TopKOrder> { static constexpr int value = 1816972864; }; }
+namespace AscendC { enum class QuantizePolicy : int32_t { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3, PER_CHANNEL_PER_GROUP = 4, PER_TOKEN_PER_GROUP = 5 }; }
+namespace __asc { template <> struct enum_id<AscendC::QuantizePolicy> { static constexpr int value = 1626795717; }; }
+namespace AscendC { enum class DequantizePolicy : int32_t { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3, PER_CHANNEL_PER_GROUP = 4, PER_TOKEN_PER_GROUP = 5 }; }
+namespace __asc { template <> struct enum_id<AscendC::DequantizePolicy> { static constexpr int value = 1950855014; }; }
+namespace AscendC { enum class AntiQuantizePolicy : int32_t { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3, PER_CHANNEL_PER_GROUP = 4, PER_TOKEN_PER_GROUP = 5 }; }
+namespace __asc { template <> struct enum_id<AscendC::AntiQuantizePolicy> { static constexpr int value = 1308301157; }; }
+namespace AscendC { enum class AscendQuantPolicy : int32_t { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3, PER_CHANNEL_PER_GROUP = 4, PER_TOKEN_PER_GROUP = 5 }; }
+namespace __asc { template <> struct enum_id<AscendC::AscendQuantPolicy> { static constexpr int value = 1835593539; }; }
+namespace AscendC { enum class AscendDeQuantPolicy : int32_t { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3, PER_CHANNEL_PER_GROUP = 4, PER_TOKEN_PER_GROUP = 5 }; }
+namespace __asc { template <> struct enum_id<AscendC::AscendDeQuantPolicy> { static constexpr int value = 120645818; }; }
+namespace AscendC { enum class AscendAntiQuantPolicy : int32_t { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3, PER_CHANNEL_PER_GROUP = 4, PER_TOKEN_PER_GROUP = 5 }; }
+namespace __asc { template <> struct enum_id<AscendC::AscendAntiQuantPolicy> { static constexpr int value = 408429247; }; }
+namespace AscendC { enum class DeQuantMode : int32_t { DEQUANT_WITH_SINGLE_ROW = 0, DEQUANT_WITH_MULTI_ROW = 1 }; }
+namespace __asc { template <> struct enum_id<AscendC::DeQuantMode> { static constexpr int value = 1514521209; }; }
 enum pipe_t : int { PIPE_MTE2 = 0, PIPE_MTE3 = 1, PIPE_V = 2, PIPE_S = 3, PIPE_ALL = 4, PIPE_M = 5, PIPE_MTE1 = 6, PIPE_FIX = 7 };
 namespace __asc { template <> struct enum_id<pipe_t> { static constexpr int value = 1299471314; }; }
 enum event_t : int { EVENT_ID0 = 0, EVENT_ID1 = 1, EVENT_ID2 = 2, EVENT_ID3 = 3, EVENT_ID4 = 4, EVENT_ID5 = 5, EVENT_ID6 = 6, EVENT_ID7 = 7 };
