@@ -20,3 +20,4 @@
 #include "asc/hl_math_types.h"
 #include "asc/highlevel_act.h"
 #include "asc/highlevel_norm.h"
+#include "asc/highlevel_transform.h"

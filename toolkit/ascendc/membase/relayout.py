@@ -47,6 +47,10 @@ class TransposeType(Enum):
     TRANSPOSE_ND2ND_B16 = 10
     TRANSPOSE_NCHW2NHWC = 11
     TRANSPOSE_NHWC2NCHW = 12
+    TRANSPOSE_ND2ND_021 = 13          # 13-16: the high-level Transpose (高阶API/张量变换/Transpose-96.md)
+    TRANSPOSE_ND2ND_102 = 14
+    TRANSPOSE_ND2ND_210 = 15
+    TRANSPOSE_ND2NZ_WITH_INTLV = 16
 
 
 @dataclass
@@ -90,6 +94,10 @@ def _transpose(dst: LocalTensor, src: LocalTensor, sharedTmpBuffer: LocalTensor 
     (the .asc route sends the struct's five fields)."""
     api = "Transpose"
     ctx = current()
+    if _hl_form(sharedTmpBuffer, params):             # the high-level forms (a ConfusionTransposeTiling last)
+        from toolkit.ascendc.highlevel.transform_layout import hl_transpose
+        hl_transpose(dst, src, *((sharedTmpBuffer,) if sharedTmpBuffer is not None else ()), *params)
+        return
     transposeParams = params[0] if len(params) == 1 else TransposeParamsExt(*params) if params else None
     if transposeParams is not None and not isinstance(transposeParams.transposeType, TransposeType):
         transposeParams.transposeType = TransposeType(int(transposeParams.transposeType))
@@ -117,6 +125,11 @@ def _transpose(dst: LocalTensor, src: LocalTensor, sharedTmpBuffer: LocalTensor 
         ctx.report("BAD_PARAMETER", f"{api}: transposeType {getattr(kind, 'name', kind)} is not supported")
         return
     _permute(ctx, api, dst, src, perm, "RV_VTRANS")
+
+
+def _hl_form(tmp: Any, params: tuple) -> bool:
+    last = params[-1] if params else tmp
+    return type(last).__name__ == "ConfusionTransposeTiling"
 
 
 def _check_tmp(ctx, api: str, tmp: LocalTensor | None, dt: np.dtype, c: int, kind: TransposeType) -> None:
