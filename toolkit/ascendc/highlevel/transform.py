@@ -178,13 +178,14 @@ Broadcast = _BroadcastApi()
 
 def GetBroadCastMaxMinTmpSize(*args: Any) -> None:
     """``([platform,] srcShape, dstShape, typeSize, isReuseSource, maxValue, minValue)``."""
-    rest = [a for a in args if not _is_platform(a)]
-    _src, dst_shape, _ts, _reuse, mx, mn = rest
+    _src, dst_shape, _ts, _reuse, mx, mn = host_args(args, 6)
     mx.value, mn.value = tmp_sizes(math.prod(_dims(dst_shape)) if _dims(dst_shape) else 0)
 
 
-def _is_platform(a: Any) -> bool:
-    return type(a).__name__ == "PlatformAscendC"
+def host_args(args: tuple, n: int) -> tuple:
+    """A host query's arguments without its leading PlatformAscendC (the .asc route does not send it; a Python
+    caller may pass one, or None)."""
+    return tuple(args[len(args) - n:]) if len(args) > n else tuple(args)
 
 
 # -- Pad / UnPad ----------------------------------------------------------------------------------------------
@@ -248,7 +249,7 @@ def PadTilingFunc(srcShape, oriSrcShape, stackBufferSize, typeSize, tiling: PadT
 
 def GetUnPadMaxMinTmpSize(*args: Any) -> None:
     """``(platform, srcShape, typeSize, maxValue, minValue)`` (the platform is optional here)."""
-    srcShape, _ts, mx, mn = [a for a in args if not _is_platform(a)]
+    srcShape, _ts, mx, mn = host_args(args, 4)
     h, w = _hw(srcShape)
     mx.value, mn.value = tmp_sizes(h * w)
 

@@ -31,7 +31,7 @@ from toolkit.ascendc.sysenums import TENSOR_DATA_TYPE_BYTES, DataFormat, TensorD
 from toolkit.ascendc.tensor import LocalTensor
 
 from .relayout import relayout, tmp_sizes
-from .transform import _bad, _dims
+from .transform import _bad, _dims, host_args
 
 F = DataFormat
 
@@ -118,7 +118,7 @@ def _transdata(dst: LocalTensor, src: LocalTensor, *args: Any, config: TransData
     """``TransData<config>(dst, src[, sharedTmpBuffer], params)`` or the flattened form of the .asc route
     ``(dst, src[, sharedTmpBuffer], srcFormat, dstFormat, srcShape, dstShape)``."""
     rest = list(args)
-    tmp = rest.pop(0) if rest and isinstance(rest[0], LocalTensor) else None
+    tmp = rest.pop(0) if rest and (rest[0] is None or isinstance(rest[0], LocalTensor)) else None
     if len(rest) == 4:
         sfmt, dfmt, ss, ds = _fmt(rest[0]), _fmt(rest[1]), _shape_of(rest[2]), _shape_of(rest[3])
     else:
@@ -151,7 +151,9 @@ class _TransDataApi:
 TransData = _TransDataApi()
 
 
-def GetTransDataMaxMinTmpSize(platform, srcShape, dstShape, dataType, config, maxValue, minValue) -> bool:
+def GetTransDataMaxMinTmpSize(*args: Any) -> bool:
+    """``([platform,] srcShape, dstShape, dataType, config, maxValue, minValue)``."""
+    srcShape, dstShape, dataType, config, maxValue, minValue = host_args(args, 6)
     dt = dataType if isinstance(dataType, TensorDataType) else TensorDataType(int(dataType))
     if dt not in (TensorDataType.DT_FLOAT16, TensorDataType.DT_FLOAT, TensorDataType.DT_UINT16,
                   TensorDataType.DT_INT16, TensorDataType.DT_BF16):
@@ -268,7 +270,7 @@ def transpose_map(kind: int, dims: list[int]) -> tuple[np.ndarray, int]:
 def hl_transpose(dst: LocalTensor, src: LocalTensor, *args: Any) -> None:
     """``Transpose(dst, src[, sharedTmpBuffer], transposeType, ConfusionTransposeTiling)``."""
     rest = list(args)
-    tmp = rest.pop(0) if rest and isinstance(rest[0], LocalTensor) else None
+    tmp = rest.pop(0) if rest and (rest[0] is None or isinstance(rest[0], LocalTensor)) else None
     kind_v, tiling = rest
     kind = kind_v.value if isinstance(kind_v, Enum) else int(scalar_value(kind_v))
     allowed = _TYPES.get(kind, ())

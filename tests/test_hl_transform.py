@@ -1,0 +1,341 @@
+"""The high-level tensor transforms (高阶API/张量变换): Broadcast, Pad, UnPad, Fill, TransData and the high-level
+Transpose through the Python route, bit-exact against numpy layouts written from the pages (np.broadcast_to,
+np.pad, reshapes / transposes of the pages' shapes), with unaligned widths, tails and the pages' examples;
+the temporary-buffer rules, the host helpers, and the .asc program tests/hl/transform.asc (PASS)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from tests.asc_support import build_and_run, needs_compiler
+from toolkit.ascendc import membase as MB
+from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
+from toolkit.ascendc.dtypes import uint32_t
+from toolkit.ascendc.highlevel import transform as TR
+from toolkit.ascendc.highlevel import transform_layout as TL
+from toolkit.ascendc.highlevel.shape import TensorShape
+from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
+from toolkit.ascendc.sysenums import DataFormat, TensorDataType
+from toolkit.ascendc.tensor import GlobalTensor, gm_cast
+from toolkit.engine.launch import gm_alloc, launch
+
+HERE = Path(__file__).parent / "hl"
+BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def _up(n: int, k: int) -> int:
+    return (n + k - 1) // k * k
+
+
+def run(body, src: np.ndarray, n_out: int, tmp_bytes: int | None = 16384, fill=0):
+    """One core: src to UB, ``body(dst, src, tmp)`` (tmp None when ``tmp_bytes`` is None: the framework's
+    space), dst back to GM; (dst array, launch result). dst starts as ``fill`` so untouched cells show."""
+    dt = src.dtype
+    sz = dt.itemsize
+    n_in = src.size
+
+    def kernel(xg_addr, og_addr):
+        pipe = TPipe()
+        bi, bo = TBuf(TPosition.VECCALC), TBuf(TPosition.VECCALC)
+        pipe.InitBuffer(bi, _up(n_in * sz, 32))
+        pipe.InitBuffer(bo, _up(n_out * sz, 32))
+        tb = None
+        if tmp_bytes is not None:
+            tb = TBuf(TPosition.VECCALC)
+            pipe.InitBuffer(tb, tmp_bytes)
+        xg, og = GlobalTensor(dt), GlobalTensor(dt)
+        xg.SetGlobalBuffer(gm_cast(dt, xg_addr))
+        og.SetGlobalBuffer(gm_cast(dt, og_addr))
+        x, y = bi.Get(dt), bo.Get(dt)
+        DataCopyPad(x, xg, DataCopyExtParams(1, n_in * sz, 0, 0, 0), DataCopyPadExtParams(False, 0, 0, 0))
+        MB.Duplicate(y, fill, _up(n_out * sz, 32) // sz)
+        body(y, x, tb.Get(np.uint8) if tb is not None else None)
+        DataCopyPad(og, y, DataCopyExtParams(1, n_out * sz, 0, 0, 0))
+    gm = [gm_alloc("x", np.ascontiguousarray(src).view(np.uint8).ravel()), gm_alloc("out", n_out * sz)]
+    res = launch(kernel, 1, gm)
+    return gm[1].buf.data.view(dt)[:n_out].copy(), res
+
+
+def _data(shape, dt, seed=0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return rng.integers(max(info.min, -30000), min(info.max, 30000), size=shape, endpoint=True).astype(dt)
+    return (rng.standard_normal(shape) * 100).astype(dt)
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a).view(np.dtype(f"u{a.dtype.itemsize}"))
+
+
+def _codes(res) -> list[str]:
+    return [d.code for d in res.diagnostics]
+
+
+# -- Broadcast ------------------------------------------------------------------------------------------------
+def test_broadcast_page_example_16x1_to_16x16():
+    src = np.arange(1, 17, dtype=np.float32).reshape(16, 1)
+    out, res = run(lambda y, x, t: TR.Broadcast[np.float32, 2, 1](y, x, [16, 16], [16, 1], t), src, 256)
+    assert not _codes(res)
+    np.testing.assert_array_equal(out.reshape(16, 16), np.broadcast_to(src, (16, 16)))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.float16, BF16, np.int32, np.uint32,
+                                np.float32, np.int64, np.uint64])
+def test_broadcast_axis1_unaligned_width_every_type(dt):
+    m, k = 5, 19                                     # k not 32 B aligned for any type: a tail in every row
+    src = _data((m, 1), dt, 1)
+    out, res = run(lambda y, x, t: TR.Broadcast[dt, 2, 1](y, x, [m, k], [m, 1], t), src, m * k)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out.reshape(m, k)), _bits(np.broadcast_to(src, (m, k))))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.float16, np.float32, np.int64])
+def test_broadcast_axis0_and_dim1(dt):
+    n = 64 // np.dtype(dt).itemsize                  # srcShape[1] 32 B aligned (the page's rule for axis 0)
+    src = _data((1, n), dt, 2)
+    out, res = run(lambda y, x, t: TR.Broadcast[dt, 2, 0](y, x, [7, n], [1, n], t), src, 7 * n)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out.reshape(7, n)), _bits(np.broadcast_to(src, (7, n))))
+    one = _data((1,), dt, 3)
+    out, res = run(lambda y, x, t: TR.Broadcast[dt, 1, 0](y, x, [45], [1]), one, 45)   # framework space
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out), _bits(np.broadcast_to(one, (45,))))
+
+
+def test_broadcast_axis0_needs_an_aligned_row():
+    src = _data((1, 5), np.float32)
+    _, res = run(lambda y, x, t: TR.Broadcast[np.float32, 2, 0](y, x, [4, 5], [1, 5], t), src, 20)
+    assert "BAD_PARAMETER" in _codes(res)
+
+
+@pytest.mark.parametrize("dshape,sshape", [([3, 4, 5], [3, 1, 5]), ([2, 3, 4, 7], [1, 3, 1, 1]),
+                                           ([2, 1, 3, 2, 2, 1, 2, 3, 5], [1, 1, 3, 1, 2, 1, 1, 3, 1]),
+                                           ([33], [1]), ([4, 6], [4, 6])])
+def test_broadcast_rank_1_to_9_with_tiling(dshape, sshape):
+    src = _data(sshape, np.float16, 4)
+    n = int(np.prod(dshape))
+
+    def body(y, x, t):
+        tiling = TR.BroadcastTiling()
+        TR.GetBroadcastTilingInfo(len(dshape), dshape, sshape, False, tiling)
+        TR.Broadcast(y, x, dshape, sshape, tiling)
+    out, res = run(body, src, n)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out), _bits(np.broadcast_to(src, dshape).ravel()))
+
+
+def test_broadcast_bad_shapes_and_small_buffer():
+    src = _data((4, 2), np.float32)
+    _, res = run(lambda y, x, t: TR.Broadcast(y, x, [4, 6], [4, 2], TR.GetBroadcastTilingInfo(2, [4, 6], [4, 2])),
+                 src, 24)
+    assert "BAD_PARAMETER" in _codes(res)
+    src = _data((8, 1), np.float32)
+    _, res = run(lambda y, x, t: TR.Broadcast[np.float32, 2, 1](y, x, [8, 8], [8, 1], t), src, 64, tmp_bytes=64)
+    assert "BAD_PARAMETER" in _codes(res)
+
+
+def test_broadcast_chunks_follow_the_buffer_size():
+    """A buffer between min and max: the map runs in several Gathers, same result."""
+    m, k = 40, 37
+    src = _data((m, 1), np.int32, 5)
+    mx, mn = uint32_t(0), uint32_t(0)
+    TR.GetBroadCastMaxMinTmpSize(None, TensorShape([m, 1]), TensorShape([m, k]), 4, False, mx, mn)
+    assert mn.value < mx.value == 32 + 4 * _up(m * k, 32)
+    out, res = run(lambda y, x, t: TR.Broadcast[np.int32, 2, 1](y, x, [m, k], [m, 1], t), src, m * k,
+                   tmp_bytes=mn.value)
+    assert not _codes(res)
+    np.testing.assert_array_equal(out.reshape(m, k), np.broadcast_to(src, (m, k)))
+
+
+# -- Pad / UnPad ----------------------------------------------------------------------------------------------
+def _pad_ref(src: np.ndarray, left: int, right: int, value) -> np.ndarray:
+    return np.pad(src, ((0, 0), (left, right)), constant_values=value)
+
+
+def test_pad_page_example_16x15_half():
+    src = np.arange(240, dtype=np.float16).reshape(16, 15)
+    tiling = TR.PadTilingFunc(TensorShape([16, 15]), TensorShape([16, 15]), 0, 2)
+    out, res = run(lambda y, x, t: TR.Pad(y, x, TR.PadParams(0, 1, 321), tiling), src, 256)
+    assert not _codes(res)
+    np.testing.assert_array_equal(out.reshape(16, 16), _pad_ref(src, 0, 1, 321))
+
+
+@pytest.mark.parametrize("dt,h,w,left,right", [(np.int16, 16, 13, 1, 2), (np.uint16, 32, 7, 3, 6),
+                                               (np.float32, 8, 5, 2, 1), (np.int32, 16, 6, 0, 2),
+                                               (np.uint32, 24, 3, 1, 4), (np.float16, 16, 31, 1, 0)])
+def test_pad_scenario1_left_and_right(dt, h, w, left, right):
+    src = _data((h, w), dt, 6)
+    wd = left + w + right
+    mx, mn = uint32_t(0), uint32_t(0)
+    TR.GetPadMaxMinTmpSize(TensorShape([h, w]), np.dtype(dt).itemsize, mx, mn)
+    tiling = TR.PadTilingFunc(TensorShape([h, w]), TensorShape([h, w]), mn.value, np.dtype(dt).itemsize)
+    out, res = run(lambda y, x, t: TR.Pad(y, x, TR.PadParams(left, right, -7), t, tiling), src, h * wd,
+                   tmp_bytes=mn.value)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out.reshape(h, wd)), _bits(_pad_ref(src, left, right, np.array(-7).astype(dt))))
+
+
+def test_pad_scenario2_redundant_columns_on_the_right():
+    h, w, ow = 16, 16, 13                            # half rows of 16 (32 B), 13 valid: 2 padded, 1 kept
+    src = _data((h, w), np.float16, 7)
+    tiling = TR.PadTilingFunc(TensorShape([h, w]), TensorShape([h, ow]), 0, 2)
+    out, res = run(lambda y, x, t: TR.Pad(y, x, TR.PadParams(0, 2, 5), tiling), src, h * w, tmp_bytes=None)
+    assert not _codes(res)
+    want = src.copy()
+    want[:, ow:ow + 2] = 5
+    np.testing.assert_array_equal(out.reshape(h, w), want)
+
+
+@pytest.mark.parametrize("args", [dict(h=16, w=15, ow=15, left=1, right=1),     # past the aligned width
+                                  dict(h=16, w=16, ow=16, left=0, right=1),     # aligned and all valid
+                                  dict(h=16, w=16, ow=12, left=1, right=1),     # aligned: right only
+                                  dict(h=3, w=15, ow=15, left=0, right=1)])     # source not 32 B
+def test_pad_bad_parameters(args):
+    h, w = args["h"], args["w"]
+    src = _data((h, w), np.float16)
+    tiling = TR.PadTilingFunc(TensorShape([h, w]), TensorShape([h, args["ow"]]), 0, 2)
+    _, res = run(lambda y, x, t: TR.Pad(y, x, TR.PadParams(args["left"], args["right"], 0), t, tiling), src,
+                 h * _up(w, 16))
+    assert "BAD_PARAMETER" in _codes(res)
+
+
+@pytest.mark.parametrize("dt,h,w,right", [(np.float16, 16, 16, 1), (np.int16, 5, 32, 15), (np.float32, 9, 8, 3),
+                                          (np.int32, 16, 16, 7), (np.uint32, 3, 24, 1), (np.uint16, 7, 48, 9)])
+def test_unpad(dt, h, w, right):
+    src = _data((h, w), dt, 8)
+    sz = np.dtype(dt).itemsize
+    mx, mn = uint32_t(0), uint32_t(0)
+    TR.GetUnPadMaxMinTmpSize(None, TensorShape([h, w]), sz, mx, mn)
+    tiling = TR.UnPadTilingFunc(TensorShape([h, w]), mn.value, sz)
+    out, res = run(lambda y, x, t: TR.UnPad(y, x, TR.UnPadParams(0, right), t, tiling), src, h * (w - right),
+                   tmp_bytes=mn.value)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out.reshape(h, w - right)), _bits(src[:, :w - right]))
+
+
+def test_unpad_bad_parameters():
+    tiling = TR.UnPadTilingFunc(TensorShape([16, 16]), 0, 2)
+    src = _data((16, 16), np.float16)
+    for right in (0, 16):
+        _, res = run(lambda y, x, t: TR.UnPad(y, x, TR.UnPadParams(0, right), tiling), src, 256)
+        assert "BAD_PARAMETER" in _codes(res)
+    tiling = TR.UnPadTilingFunc(TensorShape([16, 15]), 0, 2)
+    _, res = run(lambda y, x, t: TR.UnPad(y, x, TR.UnPadParams(0, 1), tiling), _data((16, 15), np.float16), 224)
+    assert "BAD_PARAMETER" in _codes(res)
+
+
+# -- Fill (Global Memory) -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dt,value", [(np.float32, 3.5), (np.int8, -3), (np.uint64, 2**40 + 1), (np.float16, -0.25),
+                                      (BF16, 1.5), (np.int16, 1234)])
+def test_fill_global_memory_with_a_tail(dt, value):
+    n = 5000 + 3                                     # more than one UB block and not 32 B aligned
+    dt = np.dtype(dt)
+
+    def kernel(z_addr):
+        g = GlobalTensor(dt)
+        g.SetGlobalBuffer(gm_cast(dt, z_addr) + 0)
+        TR.Fill(g[1], n, value)
+    buf = np.full(n + 8, 7, dt)
+    gm = [gm_alloc("z", buf.view(np.uint8))]
+    res = launch(kernel, 1, gm)
+    assert not _codes(res)
+    got = gm[0].buf.data.view(dt)
+    np.testing.assert_array_equal(_bits(got[1:n + 1]), _bits(np.full(n, value, dt)))
+    assert _bits(got[:1]).tolist() == _bits(np.array([7], dt)).tolist()
+    assert _bits(got[n + 1:]).tolist() == _bits(np.full(7, 7, dt)).tolist()
+
+
+# -- TransData ------------------------------------------------------------------------------------------------
+def _ncdhw_pad(x: np.ndarray, dt) -> np.ndarray:
+    n, c, d, h, w = x.shape
+    hwp = _up(h * w, 32 // np.dtype(dt).itemsize)
+    out = np.zeros((n, c, d, hwp), dt)
+    out[..., :h * w] = x.reshape(n, c, d, h * w)
+    return out
+
+
+def _ndc1hwc0(x: np.ndarray) -> np.ndarray:
+    n, c, d, h, w = x.shape
+    c1 = -(-c // 16)
+    full = np.zeros((n, c1 * 16, d, h, w), x.dtype)
+    full[:, :c] = x
+    return full.reshape(n, c1, 16, d, h, w).transpose(0, 3, 1, 4, 5, 2)
+
+
+def _fz3d(x: np.ndarray) -> np.ndarray:
+    n, c, d, h, w = x.shape
+    c1, n1 = -(-c // 16), -(-n // 16)
+    full = np.zeros((n1 * 16, c1 * 16, d, h, w), x.dtype)
+    full[:n, :c] = x
+    return full.reshape(n1, 16, c1, 16, d, h, w).transpose(4, 2, 5, 6, 0, 1, 3)
+
+
+def _td(sfmt, dfmt, ss, ds):
+    cfg = TL.TransDataConfig(sfmt, dfmt)
+    return lambda y, x, t: TL.TransData[cfg](y, x, t, TL.TransDataParams(ss, ds))
+
+
+def test_transdata_page_example_ncdhw_to_ndc1hwc0():
+    x = np.arange(512, dtype=np.float16).reshape(1, 32, 1, 2, 8)
+    out, res = run(_td(DataFormat.NCDHW, DataFormat.NDC1HWC0, [1, 32, 1, 2, 8], [1, 1, 2, 2, 8, 16]), x, 512)
+    assert not _codes(res)
+    got = out.reshape(1, 1, 2, 16, 16)
+    assert got[0, 0, 0, 0].tolist() == list(range(0, 256, 16))
+    assert got[0, 0, 1, 0].tolist() == list(range(256, 512, 16))
+    np.testing.assert_array_equal(out, _ndc1hwc0(x).ravel())
+
+
+@pytest.mark.parametrize("dt", [np.float16, BF16, np.int16, np.uint16])
+@pytest.mark.parametrize("shape", [(2, 20, 2, 3, 5), (1, 16, 1, 4, 4), (3, 7, 2, 1, 3)])
+def test_transdata_ncdhw_ndc1hwc0_both_ways(dt, shape):
+    n, c, d, h, w = shape
+    x = _data(shape, dt, 9)
+    ss, c1 = list(shape), -(-c // 16)
+    ds = [n, d, c1, h, w, 16]
+    padded = _ncdhw_pad(x, dt)
+    out, res = run(_td(DataFormat.NCDHW, DataFormat.NDC1HWC0, ss, ds), padded, n * d * c1 * h * w * 16)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out), _bits(_ndc1hwc0(x).ravel()))
+    back, res = run(_td(DataFormat.NDC1HWC0, DataFormat.NCDHW, ds, ss), out.reshape(ds), padded.size, fill=3)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(back), _bits(padded.ravel()))
+
+
+@pytest.mark.parametrize("shape", [(17, 20, 2, 2, 3), (16, 16, 1, 2, 8), (3, 5, 1, 1, 1)])
+def test_transdata_ncdhw_fractal_z_3d_both_ways(shape):
+    n, c, d, h, w = shape
+    x = _data(shape, np.float16, 10)
+    ss = list(shape)
+    ds = [d, -(-c // 16), h, w, -(-n // 16), 16, 16]
+    padded = _ncdhw_pad(x, np.float16)
+    mx, mn = uint32_t(0), uint32_t(0)
+    ok = TL.GetTransDataMaxMinTmpSize(None, TensorShape(ss), TensorShape(ds), TensorDataType.DT_FLOAT16,
+                                      TL.TransDataConfig(DataFormat.NCDHW, DataFormat.FRACTAL_Z_3D), mx, mn)
+    assert ok and mn.value <= mx.value
+    out, res = run(_td(DataFormat.NCDHW, DataFormat.FRACTAL_Z_3D, ss, ds), padded, int(np.prod(ds)),
+                   tmp_bytes=mn.value)
+    assert not _codes(res)
+    np.testing.assert_array_equal(out, _fz3d(x).ravel())
+    back, res = run(_td(DataFormat.FRACTAL_Z_3D, DataFormat.NCDHW, ds, ss), out, padded.size, tmp_bytes=None)
+    assert not _codes(res)
+    np.testing.assert_array_equal(back, padded.ravel())
+
+
+def test_transdata_rejects_other_conversions_types_and_shapes():
+    x = _data((1, 16, 1, 2, 8), np.float16)
+    _, res = run(_td(DataFormat.NCHW, DataFormat.NC1HWC0, [1, 16, 2, 8], [1, 1, 2, 8, 16]), x, 256)
+    assert "BAD_PARAMETER" in _codes(res)
+    _, res = run(_td(DataFormat.NCDHW, DataFormat.NDC1HWC0, [1, 16, 1, 2, 8], [1, 1, 2, 2, 8, 16]), x, 256)
+    assert "BAD_PARAMETER" in _codes(res)
+    _, res = run(_td(DataFormat.NCDHW, DataFormat.NDC1HWC0, [1, 8, 1, 2, 8], [1, 1, 1, 2, 8, 16]),
+                 _data((1, 8, 1, 2, 8), np.float32), 256)
+    assert "BAD_PARAMETER" in _codes(res)
+    assert not TL.GetTransDataMaxMinTmpSize(None, TensorShape([1, 16, 1, 2, 8]), TensorShape([1, 1, 1, 2, 8, 16]),
+                                            TensorDataType.DT_INT8,
+                                            TL.TransDataConfig(DataFormat.NCDHW, DataFormat.NDC1HWC0),
+                                            uint32_t(0), uint32_t(0))
