@@ -339,3 +339,130 @@ def test_transdata_rejects_other_conversions_types_and_shapes():
                                             TensorDataType.DT_INT8,
                                             TL.TransDataConfig(DataFormat.NCDHW, DataFormat.NDC1HWC0),
                                             uint32_t(0), uint32_t(0))
+
+
+# -- the high-level Transpose ---------------------------------------------------------------------------------
+TT = MB.TransposeType
+
+
+def _to_nz(m: np.ndarray) -> np.ndarray:
+    """A [R, C] matrix (R a multiple of 16) in NZ: [C / 16, R / 16, 16, 16] (C padded to 16 with 0)."""
+    r, c = m.shape
+    full = np.zeros((r, _up(c, 16)), m.dtype)
+    full[:, :c] = m
+    return full.reshape(r // 16, 16, -1, 16).transpose(2, 0, 1, 3).ravel()
+
+
+def _nz_batch(x: np.ndarray) -> np.ndarray:
+    """NZ of the last two axes of every leading index."""
+    lead = x.shape[:-2]
+    return np.concatenate([_to_nz(x[i]) for i in np.ndindex(*lead)]) if lead else _to_nz(x)
+
+
+def _bnsh_case(kind: int, b: int, n: int, s: int, hn: int, dt):
+    """(source buffer, expected destination) of scenarios 1-6 from the logical [B, N, S, H/N] tensor."""
+    x = _data((b, n, s, hn), dt, 11)
+    bsh = x.transpose(0, 2, 1, 3).reshape(b, s, n * hn)            # [B, S, H]
+    src = _nz_batch(x) if kind in (1, 2, 5, 6) else _nz_batch(bsh)
+    bsnh = x.transpose(0, 2, 1, 3)                                  # [B, S, N, H/N]
+    if kind == 1:
+        want = bsnh.ravel()
+    elif kind == 2:
+        want = _nz_batch(bsnh)
+    elif kind == 3:
+        want = _nz_batch(x)
+    elif kind == 4:
+        hp = _up(hn, 16)
+        full = np.zeros((b, n, s, hp), dt)
+        full[..., :hn] = x
+        want = full.ravel()
+    elif kind == 5:
+        want = bsh.ravel()
+    else:
+        want = _nz_batch(bsh)
+    return src, want
+
+
+def _transpose(kind: int, shape: list[int], with_tmp: bool = True):
+    mx, mn = uint32_t(0), uint32_t(0)
+    TL.GetTransposeMaxMinTmpSize(TensorShape(shape), 2, kind, mx, mn)
+    tiling = TL.ConfusionTransposeTiling()
+    TL.GetTransposeTilingInfo(TensorShape(shape), mn.value, 2, kind, tiling)
+    if with_tmp:
+        return (lambda y, x, t: MB.Transpose(y, x, t, TT(kind), tiling)), mn.value
+    return (lambda y, x, t: MB.Transpose(y, x, TT(kind), tiling)), None
+
+
+@pytest.mark.parametrize("kind", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("dt", [np.float16, np.int32])
+def test_transpose_nz_scenarios(kind, dt):
+    b, n, s, hn = (2, 16, 32, 16) if kind == 2 else (1, 2, 64, 32) if kind in (1, 5, 6) else (2, 3, 32, 16)
+    src, want = _bnsh_case(kind, b, n, s, hn, dt)
+    body, tmp = _transpose(kind, [b, n, s, hn])
+    out, res = run(body, src, want.size, tmp_bytes=tmp, fill=9)
+    assert not _codes(res)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_transpose_with_n_unaligned_head_width():
+    """Scenarios 3 and 4 with H/N = 24 (H = 48): the destination rows are padded to 32 columns with 0."""
+    for kind in (3, 4):
+        src, want = _bnsh_case(kind, 1, 2, 16, 24, np.float16)
+        body, tmp = _transpose(kind, [1, 2, 16, 24], with_tmp=False)
+        out, res = run(body, src, want.size, tmp_bytes=tmp, fill=9)
+        assert not _codes(res)
+        np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.uint16])
+def test_transpose_nd2nd_only(dt):
+    x = _data((32, 48), dt, 12)
+    body, tmp = _transpose(7, [32, 48])
+    out, res = run(body, x, x.size, tmp_bytes=tmp)
+    assert not _codes(res)
+    np.testing.assert_array_equal(out.reshape(48, 32), x.T)
+
+
+@pytest.mark.parametrize("kind,shape,perm", [(13, [5, 7], (1, 0)), (13, [3, 5, 9], (0, 2, 1)),
+                                             (14, [3, 5, 9], (1, 0, 2)), (15, [3, 5, 9], (2, 1, 0))])
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, BF16, np.float16, np.int32, np.uint32, np.float32])
+def test_transpose_nd_scenarios_13_to_15(kind, shape, perm, dt):
+    x = _data(shape, dt, 13)
+    body, tmp = _transpose(kind, shape)
+    out, res = run(body, x, x.size, tmp_bytes=tmp)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out), _bits(x.transpose(perm).ravel()))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8])
+def test_transpose_nd2nz_with_interleave(dt):
+    h, w = 32, 6
+    x = _data((h, w), dt, 14)
+    body, tmp = _transpose(16, [h, w])
+    out, res = run(body, x, x.size, tmp_bytes=tmp)
+    assert not _codes(res)
+    want = x.reshape(h // 16, 16, w // 2, 2).transpose(2, 0, 1, 3)        # [W1, H1, H0, W0]
+    np.testing.assert_array_equal(out, want.ravel())
+
+
+def test_transpose_bad_types_shapes_and_unsupported_scenarios():
+    x = _data((32, 32), np.int8)
+    body, tmp = _transpose(7, [32, 32])
+    _, res = run(body, x, x.size, tmp_bytes=tmp)                           # scenario 7: no 8-bit types
+    assert "BAD_PARAMETER" in _codes(res)
+    body, tmp = _transpose(16, [32, 32])
+    _, res = run(body, _data((32, 32), np.float16), 1024, tmp_bytes=tmp)   # scenario 16: 8-bit only
+    assert "BAD_PARAMETER" in _codes(res)
+    with pytest.raises(ValueError):
+        TL.GetTransposeTilingInfo(TensorShape([30, 32]), 0, 2, 7)          # H not a multiple of 16
+    with pytest.raises(ValueError):
+        TL.GetTransposeMaxMinTmpSize(TensorShape([2, 3, 4]), 2, 11, uint32_t(0), uint32_t(0))
+    tiling = TL.GetConfusionTransposeOnlyTilingInfo(TensorShape([16, 32]), 0, 2)
+    assert (tiling.param0, tiling.param1, tiling.param2, tiling.param3) == (7, 2, 16, 32)
+
+
+def test_transpose_basic_forms_still_run():
+    x = _data((16, 16), np.float16, 15)
+    out, res = run(lambda y, xx, t: MB.Transpose(y, xx), x, 256)
+    assert not _codes(res)
+    np.testing.assert_array_equal(out.reshape(16, 16), x.T)
