@@ -466,3 +466,11 @@ def test_transpose_basic_forms_still_run():
     out, res = run(lambda y, xx, t: MB.Transpose(y, xx), x, 256)
     assert not _codes(res)
     np.testing.assert_array_equal(out.reshape(16, 16), x.T)
+
+
+# -- the .asc route ---------------------------------------------------------------------------------------------
+@needs_compiler
+def test_vendor_style_program_passes(tmp_path):
+    run_ = build_and_run(HERE / "transform.asc", cache=tmp_path / "cache")
+    assert run_.failure is None and run_.exit_status == 0, (run_.failure, run_.stdout, run_.stderr)
+    assert "PASS" in run_.stdout
