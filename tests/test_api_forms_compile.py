@@ -47,9 +47,17 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         # high-level math (hlmath): Where's condition tensor
         "const LocalTensor<V>&": "lb", "LocalTensor<uint8_t>&": "lb",
         # high-level activation/normalization (hlact)
-        "const LocalTensor<float>&": "lt", "const T": "1.0f"}
+        "const LocalTensor<float>&": "lt", "const T": "1.0f",
+        # high-level tensor transforms (hltrans): shape arrays, the kernel tiling pointer, the host platform
+        "const uint32_t*": "&u32", "BroadcastTiling*": "(BroadcastTiling*)nullptr", "GlobalTensor<T>&": "gt",
+        "const platform_ascendc::PlatformAscendC&": "*(platform_ascendc::PlatformAscendC*)nullptr",
+        "DataFormat": "DataFormat::NCDHW", "TensorDataType": "TensorDataType::DT_FLOAT16",
+        "TransposeType": "TransposeType::TRANSPOSE_ND2ND_021", "const TransDataParams<U, S>&": "tdp"}
+#: a required reference template argument (TransData's config): a constexpr object of the prologue
+REF_TARGS = {"const TransDataConfig&": "kProbeTransDataConfig"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
+static constexpr TransDataConfig kProbeTransDataConfig = {DataFormat::NCDHW, DataFormat::NDC1HWC0};
 void probe_every_form() {
     Reg::RegTensor<float> rf, rf2; Reg::RegTensor<uint32_t> ri; Reg::MaskReg mk; Reg::AddrReg ar;
     Reg::UnalignRegForLoad ul; Reg::UnalignRegForStore us; Reg::UnalignReg uu;
@@ -62,6 +70,7 @@ void probe_every_form() {
     auto lay = MakeLayout(MakeShape(3, 4), MakeStride(4, 1)); TensorTrait<float> tt; TensorDesc<float> td;
     Layout<Shape<>, Stride<>> el; SliceInfo slices[1] = {}; NdDmaParams<float, 2> ndp{};
     LocalTensor<uint32_t> lu; LocalTensor<uint8_t> lb; LocalTensor<uint64_t> l64; LocalTensor<float> lta[16];
+    TransDataParams<decltype(lay), decltype(lay)> tdp{lay, lay};
     asc_store_atomic_config sac; asc_ndim_pad_count_config npc; __ubuf__ float* pfa[16] = {}; __ubuf__ uint32_t* pu = nullptr;
 """
 
@@ -111,7 +120,7 @@ def _targs(f: spec.Form) -> str:
         elif p.ctype == "class":
             out.append("float" if p.default in (None, "void") else p.default)
         else:
-            out.append(p.default or "1")          # a required non-type value (Exp's taylorExpandLevel)
+            out.append(p.default or REF_TARGS.get(p.ctype, "1"))   # a required non-type value (taylorExpandLevel)
     return f"<{', '.join(out)}>" if out else ""
 
 
@@ -130,7 +139,7 @@ LAYOUT_CALLS = {"MakeShape": "(void)NS::MakeShape(2, 3);", "MakeStride": "(void)
 
 
 def _call(d: spec.ApiDef, f: spec.Form) -> str | None:
-    args = ", ".join("nullptr" if a.kind == spec.IGNORED else _arg(a) for a in f.args
+    args = ", ".join("nullptr" if a.kind == spec.IGNORED and a.ctype not in VARS else _arg(a) for a in f.args
                      if a.kind != spec.IGNORED or a.default is None)
     if d.family.name.endswith(".macro") or d.family.name.startswith("capi.reg"):
         return None             # the C API register family: tests/test_capi_reg_forms.py (its own types)

@@ -83,8 +83,6 @@ NAMES = [
     NameDef("AscendC::TransDataParams", "type", HAND, TL.TransDataParams, "高阶API/张量变换/TransData.md"),
     *(NameDef(f"AscendC::{n}", "alias", f"{HAND}: the kernel-side name of tiling::{n}")
       for n in ("PadTiling", "UnPadTiling", "ConfusionTransposeTiling")),
-    *(NameDef(f"optiling::{n}", "alias", f"{HAND}: the host-side name of AscendC::tiling::{n}")
-      for n in ("PadTiling", "UnPadTiling", "ConfusionTransposeTiling")),
 ]
 
 _BT = Arg("scalar", "tiling", "BroadcastTiling*")
@@ -164,7 +162,7 @@ LAYOUT_APIS = [
         note=_MAP + "; padding lanes (C or N past a multiple of 16, the merged H * W axis of an NCDHW output) are 0"),
     api(LAYOUT, "GetTransDataMaxMinTmpSize", TL.GetTransDataMaxMinTmpSize,
         form(Arg(IGNORED, "platform", "const platform_ascendc::PlatformAscendC&"), _TSHAPE,
-             struct("dstShape", "AscendC::TensorShape"), earg("dataType", "AscendC::TensorDataType"),
+             struct("dstShape", "AscendC::TensorShape"), earg("dataType", "TensorDataType"),
              struct("config", "TransDataConfig"), *_MM, ret="bool"),
         doc="GetTransDataMaxMinTmpSize.md", note=_TMP_NOTE + "; max = min at the full map"),
     api(LAYOUT, "GetTransposeMaxMinTmpSize", TL.GetTransposeMaxMinTmpSize, form(_TSHAPE, _TS, _TT, *_MM),

@@ -43,8 +43,10 @@ def _up(n: int, k: int) -> int:
 # -- TransData ------------------------------------------------------------------------------------------------
 @dataclass
 class TransDataConfig:
-    srcFormat: Any = DataFormat.ND
-    dstFormat: Any = DataFormat.ND
+    """The conversion (DataFormat members or their values; 0 is ND)."""
+
+    srcFormat: Any = 0
+    dstFormat: Any = 0
 
 
 @dataclass

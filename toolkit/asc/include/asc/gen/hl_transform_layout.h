@@ -15,7 +15,7 @@ void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     c.go();
 }
 // AscendC::GetTransDataMaxMinTmpSize: the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: 256 offsets, max: the whole map); the vendor's formula is not published; max = min at the full map (高阶API/张量变换/GetTransDataMaxMinTmpSize.md)
-inline bool GetTransDataMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const AscendC::TensorShape& srcShape, const AscendC::TensorShape& dstShape, AscendC::TensorDataType dataType, const TransDataConfig& config, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
+inline bool GetTransDataMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const AscendC::TensorShape& srcShape, const AscendC::TensorShape& dstShape, TensorDataType dataType, const TransDataConfig& config, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1913192284, "AscendC::GetTransDataMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put(c, dstShape); __asc::put_earg(c, dataType); __asc::put(c, config); c.ref(maxValue); c.ref(minValue);
     __asc::Ret r = c.go();
