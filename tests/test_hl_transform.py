@@ -139,17 +139,36 @@ def test_broadcast_bad_shapes_and_small_buffer():
     assert "BAD_PARAMETER" in _codes(res)
 
 
-def test_broadcast_chunks_follow_the_buffer_size():
-    """A buffer between min and max: the map runs in several Gathers, same result."""
-    m, k = 40, 37
-    src = _data((m, 1), np.int32, 5)
+def test_broadcast_map_chunks_follow_the_buffer_size():
+    """An axis-0 broadcast (the element map) with a buffer between min and max: several Gathers, same result."""
+    m, k = 37, 40
+    src = _data((1, k), np.int32, 5)
     mx, mn = uint32_t(0), uint32_t(0)
-    TR.GetBroadCastMaxMinTmpSize(None, TensorShape([m, 1]), TensorShape([m, k]), 4, False, mx, mn)
+    TR.GetBroadCastMaxMinTmpSize(None, TensorShape([1, k]), TensorShape([m, k]), 4, False, mx, mn)
     assert mn.value < mx.value == 32 + 4 * _up(m * k, 32)
-    out, res = run(lambda y, x, t: TR.Broadcast[np.int32, 2, 1](y, x, [m, k], [m, 1], t), src, m * k,
+    out, res = run(lambda y, x, t: TR.Broadcast[np.int32, 2, 0](y, x, [m, k], [1, k], t), src, m * k,
                    tmp_bytes=mn.value)
     assert not _codes(res)
     np.testing.assert_array_equal(out.reshape(m, k), np.broadcast_to(src, (m, k)))
+
+
+@pytest.mark.parametrize("dt,m,k", [(np.float16, 300, 45), (np.float32, 10, 301), (np.int8, 3, 100),
+                                    (np.uint32, 260, 16), (np.int16, 1, 7)])
+def test_broadcast_page_algorithm_rows_and_tails(dt, m, k):
+    """[m, 1] -> [m, k] by Brcb / Copy / GatherMask: more than 255 rows, more than 8 blocks a row, tails."""
+    src = _data((m, 1), dt, 6)
+    mx, mn = uint32_t(0), uint32_t(0)
+    sz = np.dtype(dt).itemsize
+    TR.GetBroadCastMaxMinTmpSize(None, TensorShape([m, 1]), TensorShape([m, k]), sz, False, mx, mn)
+    kp = _up(k, 32 // sz)
+    rows = 0 if kp == k else _up(m * kp * sz, 32) + _up(-(-kp // 8), 32)
+    assert mx.value == mn.value == _up(m, 8) * 32 + rows
+    out, res = run(lambda y, x, t: TR.Broadcast[dt, 2, 1](y, x, [m, k], [m, 1], t), src, m * k,
+                   tmp_bytes=mn.value)
+    assert not _codes(res)
+    np.testing.assert_array_equal(_bits(out.reshape(m, k)), _bits(np.broadcast_to(src, (m, k))))
+    names = {getattr(e, "name", None) for e in res.cores[0].events}
+    assert {"Brcb", "Copy"} <= names and ("GatherMask" in names) == (kp != k) and "Gather" not in names
 
 
 # -- Pad / UnPad ----------------------------------------------------------------------------------------------

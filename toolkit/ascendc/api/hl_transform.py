@@ -41,6 +41,8 @@ _MAP = ("algorithm: assumed (an element map: Duplicate of the pad value into a 3
         "the uint32 byte offsets stored by the scalar unit into the temporary buffer, then one Gather)")
 _TMP_NOTE = ("the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: "
              "256 offsets, max: the whole map); the vendor's formula is not published")
+_BC_TMP = (_TMP_NOTE + "; Broadcast's own steps ([.., 1] -> [.., k]): the Brcb blocks, the k-aligned rows and the "
+           "GatherMask pattern, min = max")
 _FIELDS_NOTE = "field layout assumed (the vendor's is not published)"
 _B = "Broadcast.md"
 _PLAT = Arg(IGNORED, "ascendcPlatform", "const platform_ascendc::PlatformAscendC&")
@@ -101,8 +103,10 @@ APIS = [
         form(*tded("T"), local("dst"), local("src"), _FLAT_BC, _TMP),
         form(*tded("T"), local("dst"), local("src"), _FLAT_BC),
         dtypes=_ALL, doc=_B,
-        note=_MAP + "; the [dim, axis] forms check the page's limits (dim 1 or 2, axis 0 or 1, dim 2 / axis 0: "
-                    "srcShape[1] 32 B aligned); the rank 1..9 form of Ascend 950 takes any broadcast axes"),
+        note="algorithm: the page's (Brcb, level-0 Copy, GatherMask for an unaligned k) when only the last axis is "
+             "broadcast from 1 and the type is 8/16/32-bit; the other broadcasts (axis 0, several axes, 64-bit): "
+             + _MAP.removeprefix("algorithm: ") + "; the [dim, axis] forms check the page's limits (dim 1 or 2, "
+             "axis 0 or 1, dim 2 / axis 0: srcShape[1] 32 B aligned); the rank 1..9 form takes any broadcast axes"),
     api(FAMILY, "GetBroadcastTilingInfo", TR.GetBroadcastTilingInfo,
         form(ttype("T", None), *_DYN[1:], scalar("rank", "uint32_t"), *_SHP, scalar("srcInnerPad", "bool"),
              sout("tiling", "BroadcastTiling"), hand=f"{HAND}: kernel-side C++ (the rank and the shapes)"),
@@ -110,7 +114,7 @@ APIS = [
     api(FAMILY, "GetBroadCastMaxMinTmpSize", TR.GetBroadCastMaxMinTmpSize,
         form(_PLAT, struct("srcShape", "AscendC::TensorShape"), struct("dstShape", "AscendC::TensorShape"),
              scalar("typeSize", "uint32_t"), scalar("isReuseSource", "const bool"), *_MM),
-        doc="GetBroadCastMaxMinTmpSize.md", note=_TMP_NOTE),
+        doc="GetBroadCastMaxMinTmpSize.md", note=_BC_TMP),
     api(FAMILY, "Pad", TR.Pad,
         form(*tded("T"), local("dstTensor"), local("srcTensor"), struct("padParams", "PadParams"), _TMP,
              struct("tiling", "tiling::PadTiling")),

@@ -4,7 +4,8 @@ UnPad, Fill (Global Memory), their tiling structs and host helpers. TransData an
 are in :mod:`.transform_layout`.
 
 Each UB transform is an element map run by :func:`.relayout.relayout` (Duplicate of the pad value, an
-offset table per chunk, Gather). Layouts (from the pages):
+offset table per chunk, Gather), except the broadcasts of the last axis from 1, which follow the Broadcast
+page's own steps (:mod:`.broadcast_page`: Brcb, Copy, GatherMask). Layouts (from the pages):
 
 * Broadcast: ND, every source axis equal to the destination's or 1 (a broadcast axis); dst = src broadcast
   to the destination shape (numpy's broadcast_to).
@@ -31,8 +32,9 @@ from toolkit.ascendc.dtypes import TemplateValue, scalar_value
 from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current_or_none
 
+from . import broadcast_page as BP
 from .math_common import HighLevelApi
-from .relayout import relayout, tmp_sizes
+from .relayout import check_disjoint, relayout, tmp_sizes
 from .tmpbuf import tmp_buffer
 
 MAX_RANK = 9
@@ -151,6 +153,11 @@ def _broadcast(dst: LocalTensor, src: LocalTensor, *args: Any, dim: int | None =
         _bad(f"{api}: unrecognised arguments (shapes and an optional sharedTmpBuffer, or a BroadcastTiling)")
         return
     idx = _broadcast_map(api, dshape, sshape, ax, dst.dtype.itemsize)
+    rows = BP.rows_of(dshape, sshape, dst.dtype.itemsize)
+    if rows is not None:                              # the page's Brcb / Copy / GatherMask steps
+        check_disjoint(api, dst, src, idx.size, math.prod(sshape))
+        BP.broadcast_rows(api, dst, src, rows[0], rows[1], tmp)
+        return
     relayout(api, dst, src, idx, 0, tmp, math.prod(sshape))
 
 
@@ -178,7 +185,11 @@ Broadcast = _BroadcastApi()
 
 def GetBroadCastMaxMinTmpSize(*args: Any) -> None:
     """``([platform,] srcShape, dstShape, typeSize, isReuseSource, maxValue, minValue)``."""
-    _src, dst_shape, _ts, _reuse, mx, mn = host_args(args, 6)
+    src_shape, dst_shape, ts, _reuse, mx, mn = host_args(args, 6)
+    rows = BP.rows_of(_dims(dst_shape), _dims(src_shape), int(ts))
+    if rows is not None:
+        mx.value = mn.value = BP.tmp_bytes(rows[0], rows[1], int(ts))
+        return
     mx.value, mn.value = tmp_sizes(math.prod(_dims(dst_shape)) if _dims(dst_shape) else 0)
 
 

@@ -141,7 +141,7 @@ inline void take(const Ret& r, AscendC::TransDataConfig& p) {
 }
 }  // namespace __asc
 namespace AscendC {
-// AscendC::Broadcast: algorithm: assumed (an element map: Duplicate of the pad value into a 32 B block, per chunk of the map the uint32 byte offsets stored by the scalar unit into the temporary buffer, then one Gather); the [dim, axis] forms check the page's limits (dim 1 or 2, axis 0 or 1, dim 2 / axis 0: srcShape[1] 32 B aligned); the rank 1..9 form of Ascend 950 takes any broadcast axes (高阶API/张量变换/Broadcast.md)
+// AscendC::Broadcast: algorithm: the page's (Brcb, level-0 Copy, GatherMask for an unaligned k) when only the last axis is broadcast from 1 and the type is 8/16/32-bit; the other broadcasts (axis 0, several axes, 64-bit): assumed (an element map: Duplicate of the pad value into a 32 B block, per chunk of the map the uint32 byte offsets stored by the scalar unit into the temporary buffer, then one Gather); the [dim, axis] forms check the page's limits (dim 1 or 2, axis 0 or 1, dim 2 / axis 0: srcShape[1] 32 B aligned); the rank 1..9 form takes any broadcast axes (高阶API/张量变换/Broadcast.md)
 template <class T>
 void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const BroadcastTiling& shapes, const LocalTensor<uint8_t>& sharedTmpBuffer, ASC_SLP) {
     ASC_CALL(27700675, "AscendC::Broadcast");
@@ -155,7 +155,7 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Broad
     c.go();
 }
 // AscendC::GetBroadcastTilingInfo: BroadcastTiling: field layout assumed (the vendor's is not published) (高阶API/张量变换/Broadcast.md)
-// AscendC::GetBroadCastMaxMinTmpSize: the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: 256 offsets, max: the whole map); the vendor's formula is not published (高阶API/张量变换/GetBroadCastMaxMinTmpSize.md)
+// AscendC::GetBroadCastMaxMinTmpSize: the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: 256 offsets, max: the whole map); the vendor's formula is not published; Broadcast's own steps ([.., 1] -> [.., k]): the Brcb blocks, the k-aligned rows and the GatherMask pattern, min = max (高阶API/张量变换/GetBroadCastMaxMinTmpSize.md)
 inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const AscendC::TensorShape& srcShape, const AscendC::TensorShape& dstShape, uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(994911547, "AscendC::GetBroadCastMaxMinTmpSize");
     __asc::put(c, srcShape); __asc::put(c, dstShape); c.num(typeSize); c.num(isReuseSource); c.ref(maxValue); c.ref(minValue);
