@@ -237,6 +237,38 @@ def test_unpad(dt, h, w, right):
     np.testing.assert_array_equal(_bits(out.reshape(h, w - right)), _bits(src[:, :w - right]))
 
 
+@pytest.mark.parametrize("dt,h,w,ow,right", [(np.float16, 260, 160, 20, 130), (np.int32, 4, 16, 9, 7),
+                                             (np.uint16, 2, 4096, 4000, 96)])
+def test_pad_scenario2_wide_rows_and_many_rows(dt, h, w, ow, right):
+    """Scenario 2 by Copy and a masked Duplicate: pad columns across a repeat's lanes, rows past 255, a row
+    stride past 255 blocks; no temporary space."""
+    src = _data((h, w), dt, 16)
+    mx, mn = uint32_t(1), uint32_t(1)
+    TR.GetPadMaxMinTmpSize(TensorShape([h, w]), np.dtype(dt).itemsize, mx, mn)
+    assert mx.value == mn.value == 0
+    tiling = TR.PadTilingFunc(TensorShape([h, w]), TensorShape([h, ow]), 0, np.dtype(dt).itemsize)
+    out, res = run(lambda y, x, t: TR.Pad(y, x, TR.PadParams(0, right, 3), tiling), src, h * w, tmp_bytes=None)
+    assert not _codes(res)
+    want = src.copy()
+    want[:, ow:ow + right] = 3
+    np.testing.assert_array_equal(out.reshape(h, w), want)
+    assert "Gather" not in {getattr(e, "name", None) for e in res.cores[0].events}
+
+
+def test_unpad_many_rows_by_gather_mask():
+    h, w, right = 600, 32, 5
+    src = _data((h, w), np.float16, 17)
+    mx, mn = uint32_t(0), uint32_t(0)
+    TR.GetUnPadMaxMinTmpSize(None, TensorShape([h, w]), 2, mx, mn)
+    assert mx.value == mn.value == 32
+    tiling = TR.UnPadTilingFunc(TensorShape([h, w]), mn.value, 2)
+    out, res = run(lambda y, x, t: TR.UnPad(y, x, TR.UnPadParams(0, right), tiling), src, h * (w - right),
+                   tmp_bytes=None)
+    assert not _codes(res)
+    np.testing.assert_array_equal(out.reshape(h, w - right), src[:, :w - right])
+    assert "GatherMask" in {getattr(e, "name", None) for e in res.cores[0].events}
+
+
 def test_unpad_bad_parameters():
     tiling = TR.UnPadTilingFunc(TensorShape([16, 16]), 0, 2)
     src = _data((16, 16), np.float16)

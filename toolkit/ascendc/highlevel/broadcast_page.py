@@ -8,6 +8,9 @@ bits wide:
 3. when k is not aligned, GatherMask (counter mode, one repeat per row, a user pattern of k set bits out
    of k') compacts the [m, k'] rows into the [m, k] result.
 
+The same GatherMask compaction is UnPad's algorithm (assumed; the page states none), and Pad's scenario 2
+(an aligned width) is a Copy plus a masked level-0 Duplicate of the pad columns (assumed).
+
 Temporary buffer: the Brcb blocks (m rounded up to 8, 32 B each), the [m, k'] rows and the pattern (each
 32 B aligned); min = max (the host helper returns it for these shapes).
 """
@@ -47,7 +50,7 @@ def tmp_bytes(m: int, k: int, itemsize: int) -> int:
     blk = 32 // itemsize
     kp = _up(k, blk)
     rows = 0 if kp == k else _up(m * kp * itemsize, 32)
-    pattern = 0 if kp == k else _up(-(-kp // 8), 32)
+    pattern = 0 if kp == k else pattern_bytes(kp)
     return _up(m, 8) * 32 + rows + pattern
 
 
@@ -83,11 +86,47 @@ def broadcast_rows(api: str, dst: LocalTensor, src: LocalTensor, m: int, k: int,
             reps = min(MAX_REP, m - r0)
             MB.Copy(rows[r0 * kp + g * blk], blocks[r0 * blk], cnt * lanes, reps,
                     MB.CopyRepeatParams(1, 0, nb, 1))
-    if kp == k:
-        return
-    pat = _pattern(buf, off, k, kp, dt)
+    if kp != k:
+        compact_rows(dst, rows, m, k, kp, _pattern(buf, off, k, kp, dt))
+
+
+def pattern_bytes(kp: int) -> int:
+    return _up(-(-kp // 8), 32)
+
+
+def compact_rows(dst: LocalTensor, rows: LocalTensor, m: int, k: int, kp: int, pat: LocalTensor) -> None:
+    """dst [m, k] = the first k of each kp-element row of ``rows`` (kp 32 B aligned): GatherMask in counter
+    mode, one repeat per row, the same pattern (k set bits) every repeat."""
+    sz = dst.dtype.itemsize
     q = 32 // math.gcd(k * sz, 32)                     # rows per GatherMask: keep every dst chunk 32 B aligned
     step = MAX_REP // q * q
     for r0 in range(0, m, step):
         reps = min(step, m - r0)
-        MB.GatherMask(dst[r0 * k], rows[r0 * kp], pat, True, kp, MB.GatherMaskParams(1, reps, nb, 0), uint64_t(0))
+        MB.GatherMask(dst[r0 * k], rows[r0 * kp], pat, True, kp, MB.GatherMaskParams(1, reps, kp * sz // 32, 0),
+                      uint64_t(0))
+
+
+def unpad_rows(api: str, dst: LocalTensor, src: LocalTensor, h: int, w: int, keep: int, tmp: LocalTensor | None) -> None:
+    """UnPad: the first ``keep`` columns of each aligned row of ``w``, by GatherMask (the pattern in tmp)."""
+    buf = tmp_buffer(api, tmp, pattern_bytes(w))
+    compact_rows(dst, src, h, keep, w, _pattern(buf, 0, keep, w, dst.dtype))
+
+
+def pad_right_in_place(dst: LocalTensor, src: LocalTensor, h: int, w: int, ow: int, right: int, value) -> None:
+    """Pad scenario 2: the rows copied (w 32 B aligned), then columns [ow, ow + right) set to ``value`` by
+    level-0 Duplicate with a bit mask, one repeat per row (windows of one repeat's lanes)."""
+    sz = dst.dtype.itemsize
+    blk, lanes = 32 // sz, 256 // sz
+    MB.Copy(dst, src, h * w)
+    if not right:
+        return
+    stride = w // blk
+    c = ow // blk * blk
+    while c < ow + right:
+        lo, hi = max(ow - c, 0), min(ow + right - c, lanes)
+        bits = ((1 << hi) - 1) ^ ((1 << lo) - 1)
+        mask = [bits & (2**64 - 1), bits >> 64]
+        per = MAX_REP if stride <= 255 else 1
+        for r0 in range(0, h, per):
+            MB.Duplicate(dst[r0 * w + c], value, mask, min(per, h - r0), 1, stride if per > 1 else 0)
+        c += lanes

@@ -3,9 +3,11 @@
 UnPad, Fill (Global Memory), their tiling structs and host helpers. TransData and the high-level Transpose
 are in :mod:`.transform_layout`.
 
-Each UB transform is an element map run by :func:`.relayout.relayout` (Duplicate of the pad value, an
-offset table per chunk, Gather), except the broadcasts of the last axis from 1, which follow the Broadcast
-page's own steps (:mod:`.broadcast_page`: Brcb, Copy, GatherMask). Layouts (from the pages):
+Broadcasts of the last axis from 1 follow the Broadcast page's own steps (:mod:`.broadcast_page`: Brcb,
+Copy, GatherMask); UnPad is a GatherMask compaction and Pad's scenario 2 a Copy plus a masked Duplicate
+(same module); the rest (other broadcasts, Pad's scenario 1) is an element map run by
+:func:`.relayout.relayout` (Duplicate of the pad value, an offset table per chunk, Gather). Layouts (from
+the pages):
 
 * Broadcast: ND, every source axis equal to the destination's or 1 (a broadcast axis); dst = src broadcast
   to the destination shape (numpy's broadcast_to).
@@ -246,7 +248,11 @@ def _aligned(w: int, ts: int) -> int:
 
 
 def GetPadMaxMinTmpSize(srcShape, typeSize, maxValue, minValue) -> None:
+    """An unaligned width (scenario 1): the element map's sizes; an aligned one (scenario 2): none needed."""
     h, w = _hw(srcShape)
+    if w == _aligned(w, int(typeSize)):
+        maxValue.value = minValue.value = 0
+        return
     maxValue.value, minValue.value = tmp_sizes(h * _aligned(w, int(typeSize)))
 
 
@@ -261,8 +267,8 @@ def PadTilingFunc(srcShape, oriSrcShape, stackBufferSize, typeSize, tiling: PadT
 def GetUnPadMaxMinTmpSize(*args: Any) -> None:
     """``(platform, srcShape, typeSize, maxValue, minValue)`` (the platform is optional here)."""
     srcShape, _ts, mx, mn = host_args(args, 4)
-    h, w = _hw(srcShape)
-    mx.value, mn.value = tmp_sizes(h * w)
+    _, w = _hw(srcShape)
+    mx.value = mn.value = BP.pattern_bytes(w)
 
 
 def UnPadTilingFunc(srcShape, stackBufferSize, typeSize, tiling: UnPadTiling | None = None) -> UnPadTiling:
@@ -307,8 +313,18 @@ def _pad(dst: LocalTensor, src: LocalTensor, padParams: PadParams, *rest: Any) -
     tiling: PadTiling = rest[-1]
     sz = dst.dtype.itemsize
     h, w, ow = int(tiling.srcHeight), int(tiling.srcWidth), int(tiling.srcOriWidth) or int(tiling.srcWidth)
-    idx = _pad_map(api, h, w, ow, int(padParams.leftPad), int(padParams.rightPad), sz)
-    relayout(api, dst, src, idx, int(scalar_value(padParams.padValue)), tmp, h * w)
+    left, right = int(padParams.leftPad), int(padParams.rightPad)
+    idx = _pad_map(api, h, w, ow, left, right, sz)
+    value = int(scalar_value(padParams.padValue))
+    if w % (32 // sz) == 0:                           # scenario 2: Copy and a masked Duplicate
+        check_disjoint(api, dst, src, h * w, h * w)
+        BP.pad_right_in_place(dst, src, h, w, ow, right, _pad_value(value, dst.dtype))
+        return
+    relayout(api, dst, src, idx, value, tmp, h * w)
+
+
+def _pad_value(v: int, dt: np.dtype):
+    return int(np.array(v).astype(dt)) if dt.kind in "iu" else float(v)
 
 
 def _unpad(dst: LocalTensor, src: LocalTensor, unPadParams: UnPadParams, *rest: Any) -> None:
@@ -322,9 +338,8 @@ def _unpad(dst: LocalTensor, src: LocalTensor, unPadParams: UnPadParams, *rest: 
         _bad(f"{api}: the width {w} is not 32 B aligned (the page does not support it)")
     if not 0 < right < 32 // sz:
         _bad(f"{api}: rightPad {right} must be more than 0 and less than 32 B ({32 // sz} elements)")
-    keep = w - right
-    idx = (np.arange(h, dtype=np.int64)[:, None] * w + np.arange(keep, dtype=np.int64)).ravel()
-    relayout(api, dst, src, idx, 0, tmp, h * w)
+    check_disjoint(api, dst, src, h * (w - right), h * w)
+    BP.unpad_rows(api, dst, src, h, w, w - right, tmp)
 
 
 # -- Fill (Global Memory) -------------------------------------------------------------------------------------

@@ -163,7 +163,7 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, 
     maxValue = (uint32_t)r.i(0);
     minValue = (uint32_t)r.i(1);
 }
-// AscendC::Pad: algorithm: assumed (an element map: Duplicate of the pad value into a 32 B block, per chunk of the map the uint32 byte offsets stored by the scalar unit into the temporary buffer, then one Gather); scenario 1 destination rows: leftPad + width + rightPad (assumed) (高阶API/张量变换/Pad.md)
+// AscendC::Pad: algorithm: assumed (an element map: Duplicate of the pad value into a 32 B block, per chunk of the map the uint32 byte offsets stored by the scalar unit into the temporary buffer, then one Gather) for scenario 1 (destination rows: leftPad + width + rightPad, assumed); scenario 2 (aligned width): Copy, then a level-0 Duplicate with a bit mask over the pad columns (no temporary space) (高阶API/张量变换/Pad.md)
 template <class T>
 void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const PadParams& padParams, const LocalTensor<uint8_t>& sharedTmpBuffer, const tiling::PadTiling& tiling, ASC_SLP) {
     ASC_CALL(524204845, "AscendC::Pad");
@@ -176,7 +176,7 @@ void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const
     __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put(c, padParams); __asc::put(c, tiling);
     c.go();
 }
-// AscendC::UnPad: algorithm: assumed (an element map: Duplicate of the pad value into a 32 B block, per chunk of the map the uint32 byte offsets stored by the scalar unit into the temporary buffer, then one Gather); leftPad is ignored (the page: not in effect) (高阶API/张量变换/UnPad.md)
+// AscendC::UnPad: algorithm: assumed (GatherMask in counter mode, one repeat per row, a pattern of the kept columns in the temporary buffer); leftPad is ignored (the page: not in effect) (高阶API/张量变换/UnPad.md)
 template <class T>
 void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const UnPadParams& unPadParams, LocalTensor<uint8_t>& sharedTmpBuffer, const tiling::UnPadTiling& tiling, ASC_SLP) {
     ASC_CALL(5616316, "AscendC::UnPad");
@@ -189,7 +189,7 @@ void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, con
     __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put(c, unPadParams); __asc::put(c, tiling);
     c.go();
 }
-// AscendC::GetPadMaxMinTmpSize: the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: 256 offsets, max: the whole map); the vendor's formula is not published (高阶API/张量变换/Pad-Tiling.md)
+// AscendC::GetPadMaxMinTmpSize: the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: 256 offsets, max: the whole map); the vendor's formula is not published; an aligned width (scenario 2): 0 (高阶API/张量变换/Pad-Tiling.md)
 inline void GetPadMaxMinTmpSize(const AscendC::TensorShape& srcShape, const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1517863493, "AscendC::GetPadMaxMinTmpSize");
     __asc::put(c, srcShape); c.num(typeSize); c.ref(maxValue); c.ref(minValue);
@@ -204,7 +204,7 @@ inline void PadTilingFunc(const AscendC::TensorShape& srcShape, const AscendC::T
     __asc::Ret r = c.go();
     __asc::take(r, tiling);
 }
-// AscendC::GetUnPadMaxMinTmpSize: the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: 256 offsets, max: the whole map); the vendor's formula is not published (高阶API/张量变换/UnPad-Tiling.md)
+// AscendC::GetUnPadMaxMinTmpSize: the GatherMask pattern of the emulated kernel (a bit per column, 32 B aligned), min = max; the vendor's formula is not published (高阶API/张量变换/UnPad-Tiling.md)
 inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const AscendC::TensorShape& srcShape, const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1772079662, "AscendC::GetUnPadMaxMinTmpSize");
     __asc::put(c, srcShape); c.num(typeSize); c.ref(maxValue); c.ref(minValue);
