@@ -139,6 +139,15 @@ def test_broadcast_bad_shapes_and_small_buffer():
     assert "BAD_PARAMETER" in _codes(res)
 
 
+def test_shapes_beyond_the_tensors_are_bad_parameters():
+    src = _data((8, 1), np.float32)
+    _, res = run(lambda y, x, t: TR.Broadcast[np.float32, 2, 1](y, x, [8, 64], [8, 1], t), src, 96)
+    assert "BAD_PARAMETER" in _codes(res)
+    tiling = TR.UnPadTilingFunc(TensorShape([32, 16]), 0, 2)           # 512 source elements, 256 there
+    _, res = run(lambda y, x, t: TR.UnPad(y, x, TR.UnPadParams(0, 1), t, tiling), _data((16, 16), np.float16), 480)
+    assert "BAD_PARAMETER" in _codes(res)
+
+
 def test_broadcast_map_chunks_follow_the_buffer_size():
     """An axis-0 broadcast (the element map) with a buffer between min and max: several Gathers, same result."""
     m, k = 37, 40

@@ -41,7 +41,11 @@ def tmp_sizes(count: int) -> tuple[int, int]:
 
 
 def check_disjoint(api: str, dst: LocalTensor, src: LocalTensor, n_dst: int, n_src: int) -> None:
-    """The pages forbid source and destination overlapping."""
+    """The tensors hold what the shapes say, and (the pages) source and destination do not overlap."""
+    for what, t, n in (("destination", dst, n_dst), ("source", src, n_src)):
+        if n > t.count:
+            current().report("BAD_PARAMETER", f"{api}: the shapes need {n} {what} elements, the tensor holds "
+                             f"{t.count}")
     a0, a1 = dst.addr, dst.addr + n_dst * dst.dtype.itemsize
     b0, b1 = src.addr, src.addr + n_src * src.dtype.itemsize
     if n_dst and n_src and a0 < b1 and b0 < a1:
