@@ -474,13 +474,17 @@ def test_transpose_with_n_unaligned_head_width():
         np.testing.assert_array_equal(out, want)
 
 
-@pytest.mark.parametrize("dt", [np.float16, np.float32, np.uint16])
-def test_transpose_nd2nd_only(dt):
-    x = _data((32, 48), dt, 12)
-    body, tmp = _transpose(7, [32, 48])
-    out, res = run(body, x, x.size, tmp_bytes=tmp)
+@pytest.mark.parametrize("dt,h,w", [(np.float16, 32, 48), (np.float32, 32, 48), (np.uint16, 16, 16),
+                                    (np.int32, 16, 16), (np.uint32, 48, 32), (np.int16, 64, 16)])
+def test_transpose_nd2nd_only_by_transdatato5hd(dt, h, w):
+    x = _data((h, w), dt, 12)
+    body, tmp = _transpose(7, [h, w])
+    assert tmp == 0
+    out, res = run(body, x, x.size, tmp_bytes=None)
     assert not _codes(res)
-    np.testing.assert_array_equal(out.reshape(48, 32), x.T)
+    np.testing.assert_array_equal(out.reshape(w, h), x.T)
+    names = {getattr(e, "name", None) for e in res.cores[0].events}
+    assert "TransDataTo5HD" in names and "Gather" not in names
 
 
 @pytest.mark.parametrize("kind,shape,perm", [(13, [5, 7], (1, 0)), (13, [3, 5, 9], (0, 2, 1)),

@@ -30,7 +30,7 @@ from toolkit.ascendc.membase.relayout import TransposeType
 from toolkit.ascendc.sysenums import TENSOR_DATA_TYPE_BYTES, DataFormat, TensorDataType
 from toolkit.ascendc.tensor import LocalTensor
 
-from .relayout import relayout, tmp_sizes
+from .relayout import check_disjoint, relayout, tmp_sizes
 from .transform import _bad, _dims, host_args
 
 F = DataFormat
@@ -269,6 +269,28 @@ def transpose_map(kind: int, dims: list[int]) -> tuple[np.ndarray, int]:
     return a.reshape(dims).transpose(perm).ravel(), n_src
 
 
+def _nd2nd_only(dst: LocalTensor, src: LocalTensor, h: int, w: int) -> None:
+    """Scenario 7 as the page does it: TransDataTo5HD over address lists, one call per 16 source rows, a
+    repeat per 16 (16-bit) or 8 (32-bit) source columns (16 x 16 or 16 x 8 tiles; dst [W, H])."""
+    import toolkit.ascendc.membase as MB
+    sz = dst.dtype.itemsize
+    cols = 32 // sz                                   # source columns a tile covers (one 32 B block a row)
+    tiles = w // cols
+    for bi in range(h // 16):
+        srcs = [src[(bi * 16 + i) * w] for i in range(16)]
+        if sz == 2:                                   # dst block j: output row j, 16 rows of the input
+            dsts = [dst[j * h + bi * 16] for j in range(16)]
+        else:                                         # blocks 2j / 2j + 1: output row j, input rows 0-7 / 8-15
+            dsts = [dst[(j // 2) * h + bi * 16 + 8 * (j % 2)] for j in range(16)]
+        for r0 in range(0, tiles, 255):
+            reps = min(255, tiles - r0)
+            shift_s, shift_d = r0 * cols, r0 * cols * h
+            one = reps == 1                           # a single repeat: its strides apply once (TransDataTo5HD)
+            MB.TransDataTo5HD([t[shift_d] for t in dsts], [t[shift_s] for t in srcs],
+                              MB.TransDataTo5HDParams(False, False, reps, 0 if one else cols * h * sz // 32,
+                                                      0 if one else 1))
+
+
 def hl_transpose(dst: LocalTensor, src: LocalTensor, *args: Any) -> None:
     """``Transpose(dst, src[, sharedTmpBuffer], transposeType, ConfusionTransposeTiling)``."""
     rest = list(args)
@@ -281,6 +303,10 @@ def hl_transpose(dst: LocalTensor, src: LocalTensor, *args: Any) -> None:
     if kind >= 13 and dst.addr == src.addr:
         _bad("Transpose: scenarios 13-16 do not allow dst and src to share their space")
     idx, n_src = transpose_map(kind, tiling.dims())
+    if kind == 7:                                     # the page's TransDataTo5HD steps: no temporary space
+        check_disjoint("Transpose", dst, src, idx.size, n_src)
+        _nd2nd_only(dst, src, *tiling.dims())
+        return
     relayout("Transpose", dst, src, idx, 0, tmp, n_src)
 
 
@@ -289,8 +315,10 @@ def _kind(v: Any) -> int:
 
 
 def GetTransposeMaxMinTmpSize(srcShape, typeSize, transposeTypeIn, maxValue, minValue) -> None:
-    idx, _ = transpose_map(_kind(transposeTypeIn), _dims(srcShape))
-    maxValue.value, minValue.value = tmp_sizes(idx.size)
+    """Scenario 7 (TransDataTo5HD): none; the others: the element map's sizes."""
+    kind = _kind(transposeTypeIn)
+    idx, _ = transpose_map(kind, _dims(srcShape))
+    maxValue.value, minValue.value = (0, 0) if kind == 7 else tmp_sizes(idx.size)
 
 
 GetConfusionTransposeMaxMinTmpSize = GetTransposeMaxMinTmpSize
