@@ -176,7 +176,7 @@ LAYOUT_APIS = [
              struct("config", "TransDataConfig"), *_MM, ret="bool"),
         doc="GetTransDataMaxMinTmpSize.md", note=_TMP_NOTE + "; max = min at the full map"),
     api(LAYOUT, "GetTransposeMaxMinTmpSize", TL.GetTransposeMaxMinTmpSize, form(_TSHAPE, _TS, _TT, *_MM),
-        doc="Transpose-Tiling.md", note=_TMP_NOTE + "; scenario 7 (TransDataTo5HD): 0"),
+        doc="Transpose-Tiling.md", note=_TMP_NOTE + "; scenario 7 (TransDataTo5HD) and 1-6 with H/N a multiple of 16 (DataCopy): 0"),
     api(LAYOUT, "GetConfusionTransposeMaxMinTmpSize", TL.GetConfusionTransposeMaxMinTmpSize,
         form(_TSHAPE, _TS, _TT, *_MM), doc="Transpose-Tiling.md", note=_DEPRECATED),
     api(LAYOUT, "GetTransposeTilingInfo", TL.GetTransposeTilingInfo, form(_TSHAPE, _STACK, _TS, _TT, _CT),

@@ -269,6 +269,45 @@ def transpose_map(kind: int, dims: list[int]) -> tuple[np.ndarray, int]:
     return a.reshape(dims).transpose(perm).ravel(), n_src
 
 
+def nz_rows_apply(kind: int, dims: list[int]) -> bool:
+    """Whether scenarios 1-6 move whole 16-element fractal rows (H/N a multiple of 16): strided DataCopy."""
+    return 1 <= kind <= 6 and len(dims) == 4 and dims[3] % 16 == 0
+
+
+def _nz_moves(kind: int, b: int, n: int, s: int, hn: int) -> list[tuple[int, int, int, int]]:
+    """(dst offset, src offset, rows, dst row stride) in elements, one per (b, n, 16-column block): the rows of
+    that column block (s = 0 .. S-1, 16 elements each, contiguous in the NZ source) and where they go."""
+    h = n * hn
+    out = []
+    for bi in range(b):
+        for ni in range(n):
+            for h1 in range(hn // 16):
+                if kind in (1, 2, 5, 6):               # source NZ [B, N] x [S, H/N]
+                    src = (bi * n + ni) * s * hn + h1 * s * 16
+                else:                                  # source NZ [B] x [S, H]: column block n * H/N / 16 + h1
+                    src = bi * s * h + (ni * hn // 16 + h1) * s * 16
+                out.append({1: ((bi * s * n + ni) * hn + h1 * 16, src, s, n * hn),
+                            2: (bi * s * n * hn + (h1 * n + ni) * 16, src, s, n * hn),
+                            3: ((bi * n + ni) * s * hn + h1 * s * 16, src, 1, 0),
+                            4: ((bi * n + ni) * s * hn + h1 * 16, src, s, hn),
+                            5: (bi * s * h + ni * hn + h1 * 16, src, s, h),
+                            6: (bi * s * h + (ni * hn // 16 + h1) * s * 16, src, 1, 0)}[kind])
+    return out
+
+
+def _nz_rows(kind: int, dst: LocalTensor, src: LocalTensor, dims: list[int]) -> None:
+    """Scenarios 1-6 with H/N a multiple of 16: the page's two TransDataTo5HD steps move whole 16-element
+    fractal rows; here the rows of each column block move in one strided UB -> UB DataCopy (assumed)."""
+    from toolkit.ascendc.dma import DataCopy, DataCopyParams
+    b, n, s, hn = dims
+    bl = 16 * dst.dtype.itemsize // 32              # blocks per fractal row
+    for d, sr, rows, stride in _nz_moves(kind, b, n, s, hn):
+        if rows == 1:                                  # whole fractals: S * 16 contiguous elements
+            DataCopy(dst[d], src[sr], DataCopyParams(1, s * bl, 0, 0))
+        else:
+            DataCopy(dst[d], src[sr], DataCopyParams(rows, bl, 0, (stride - 16) * bl // 16))
+
+
 def _nd2nd_only(dst: LocalTensor, src: LocalTensor, h: int, w: int) -> None:
     """Scenario 7 as the page does it: TransDataTo5HD over address lists, one call per 16 source rows, a
     repeat per 16 (16-bit) or 8 (32-bit) source columns (16 x 16 or 16 x 8 tiles; dst [W, H])."""
@@ -303,9 +342,12 @@ def hl_transpose(dst: LocalTensor, src: LocalTensor, *args: Any) -> None:
     if kind >= 13 and dst.addr == src.addr:
         _bad("Transpose: scenarios 13-16 do not allow dst and src to share their space")
     idx, n_src = transpose_map(kind, tiling.dims())
-    if kind == 7:                                     # the page's TransDataTo5HD steps: no temporary space
+    if kind == 7 or nz_rows_apply(kind, tiling.dims()):       # no temporary space
         check_disjoint("Transpose", dst, src, idx.size, n_src)
-        _nd2nd_only(dst, src, *tiling.dims())
+        if kind == 7:                                 # the page's TransDataTo5HD steps
+            _nd2nd_only(dst, src, *tiling.dims())
+        else:
+            _nz_rows(kind, dst, src, tiling.dims())
         return
     relayout("Transpose", dst, src, idx, 0, tmp, n_src)
 
@@ -315,10 +357,12 @@ def _kind(v: Any) -> int:
 
 
 def GetTransposeMaxMinTmpSize(srcShape, typeSize, transposeTypeIn, maxValue, minValue) -> None:
-    """Scenario 7 (TransDataTo5HD): none; the others: the element map's sizes."""
+    """Scenario 7 (TransDataTo5HD) and 1-6 with H/N a multiple of 16 (DataCopy): none; the others: the
+    element map's sizes."""
     kind = _kind(transposeTypeIn)
     idx, _ = transpose_map(kind, _dims(srcShape))
-    maxValue.value, minValue.value = (0, 0) if kind == 7 else tmp_sizes(idx.size)
+    none = kind == 7 or nz_rows_apply(kind, _dims(srcShape))
+    maxValue.value, minValue.value = (0, 0) if none else tmp_sizes(idx.size)
 
 
 GetConfusionTransposeMaxMinTmpSize = GetTransposeMaxMinTmpSize
