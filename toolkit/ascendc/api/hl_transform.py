@@ -169,12 +169,16 @@ LAYOUT_APIS = [
         form(*tded("T"), local("dstTensor"), local("srcTensor"), _TMP, *_FMT),
         form(*tded("T"), local("dstTensor"), local("srcTensor"), *_FMT),
         dtypes=("int16_t", "uint16_t", "half", "bfloat16_t"), doc="TransData.md",
-        note=_MAP + "; padding lanes (C or N past a multiple of 16, the merged H * W axis of an NCDHW output) are 0"),
+        note="algorithm: assumed (16 x 16 transposes by TransDataTo5HD over address lists: 16 channels (or 16 N) by "
+             "16 H * W positions; padding channels / N read a zero block of the temporary buffer, positions past "
+             "H * W go to a sink block); padding lanes and an NCDHW output's merged H * W padding are 0"),
     api(LAYOUT, "GetTransDataMaxMinTmpSize", TL.GetTransDataMaxMinTmpSize,
         form(Arg(IGNORED, "platform", "const platform_ascendc::PlatformAscendC&"), _TSHAPE,
              struct("dstShape", "AscendC::TensorShape"), earg("dataType", "TensorDataType"),
              struct("config", "TransDataConfig"), *_MM, ret="bool"),
-        doc="GetTransDataMaxMinTmpSize.md", note=_TMP_NOTE + "; max = min at the full map"),
+        doc="GetTransDataMaxMinTmpSize.md",
+        note="the emulated kernel's zero and sink blocks (64 B), max = min; false for other types or conversions; "
+             "the vendor's formula is not published"),
     api(LAYOUT, "GetTransposeMaxMinTmpSize", TL.GetTransposeMaxMinTmpSize, form(_TSHAPE, _TS, _TT, *_MM),
         doc="Transpose-Tiling.md", note=_TMP_NOTE + "; scenario 7 (TransDataTo5HD) and 1-6 with H/N a multiple of 16 (DataCopy): 0"),
     api(LAYOUT, "GetConfusionTransposeMaxMinTmpSize", TL.GetConfusionTransposeMaxMinTmpSize,

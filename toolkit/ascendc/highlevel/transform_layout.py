@@ -1,6 +1,8 @@
 """``AscendC::`` tensor transforms of the high-level library (高阶API/张量变换), part 2: TransData (NCDHW <->
 NDC1HWC0, NCDHW <-> FRACTAL_Z_3D), the high-level Transpose (TransposeType scenarios 1-7 and 13-16 with a
-ConfusionTransposeTiling) and their host helpers. Both run as element maps (:func:`.relayout.relayout`).
+ConfusionTransposeTiling) and their host helpers. TransData runs as 16 x 16 TransDataTo5HD transposes;
+Transpose scenario 7 by TransDataTo5HD (the page's steps), 1-6 (H/N a multiple of 16) by strided UB -> UB
+DataCopy of whole fractal rows, the rest as element maps (:func:`.relayout.relayout`).
 
 Layouts (the pages' shapes; C0 = N0 = 16, C1 = ceil(C / 16), N1 = ceil(N / 16)):
 
@@ -115,6 +117,50 @@ def transdata_map(sfmt: Any, dfmt: Any, src_shape: list[int], dst_shape: list[in
     return out.ravel(), s.size
 
 
+TD_TMP = 64        #: TransData's temporary bytes: a zero block (padding sources) and a sink block (dropped rows)
+
+
+def _by_5hd(dst: LocalTensor, src: LocalTensor, sfmt: DataFormat, dfmt: DataFormat, dims: tuple,
+            tmp: LocalTensor | None) -> None:
+    """The conversion as 16 x 16 transposes (TransDataTo5HD, one per 16 channels and 16 H * W positions): the
+    NCDHW side's blocks are 16 H * W values of one channel, the other side's 16 C0 values of one position.
+    Channels (or N) past the shape read a zero block; positions past H * W write to a sink block (assumed:
+    the page states no algorithm)."""
+    import toolkit.ascendc.membase as MB
+    from .tmpbuf import tmp_buffer
+    n, c, d, h, w = dims
+    hw, c1, n1 = h * w, -(-c // 16), -(-n // 16)
+    hwp = _up(hw, 16)
+    buf = tmp_buffer("TransData", tmp, TD_TMP)
+    zero, sink = LocalTensor(buf.addr, dst.dtype, 16, buf.position), LocalTensor(buf.addr + 32, dst.dtype, 16)
+    MB.Duplicate(zero, 0, 16)
+    fz = F.FRACTAL_Z_3D in (sfmt, dfmt)
+    to_nc = dfmt == F.NCDHW
+    nc_t, other_t = (dst, src) if to_nc else (src, dst)
+
+    def nc(ni: int, ch: int, di: int, k: int) -> LocalTensor | None:
+        return nc_t[((ni * c + ch) * d + di) * hwp + k * 16] if ni < n and ch < c else None
+
+    def other(ni: int, ci: int, di: int, p: int) -> LocalTensor | None:
+        if p >= hw:
+            return None
+        if fz:
+            return other_t[((((di * c1 + ci) * hw + p) * n1 + ni // 16) * 16 + ni % 16) * 16]
+        return other_t[(((ni * d + di) * c1 + ci) * hw + p) * 16]
+
+    params = MB.TransDataTo5HDParams(False, False, 1, 0, 0)
+    for ni in range(n1 * 16 if fz and not to_nc else n):
+        for ci in range(c1):
+            for di in range(d):
+                for k in range(-(-hw // 16)):
+                    ncs = [nc(ni, ci * 16 + i, di, k) for i in range(16)]
+                    oth = [other(ni, ci, di, k * 16 + i) for i in range(16)]
+                    if to_nc:
+                        MB.TransDataTo5HD([t or sink for t in ncs], [t or zero for t in oth], params)
+                    else:
+                        MB.TransDataTo5HD([t or sink for t in oth], [t or zero for t in ncs], params)
+
+
 def _transdata(dst: LocalTensor, src: LocalTensor, *args: Any, config: TransDataConfig | None = None,
                **_: Any) -> None:
     """``TransData<config>(dst, src[, sharedTmpBuffer], params)`` or the flattened form of the .asc route
@@ -132,7 +178,8 @@ def _transdata(dst: LocalTensor, src: LocalTensor, *args: Any, config: TransData
     if type_name(dst.dtype) not in _TD_TYPES:
         _bad(f"TransData: element type {type_name(dst.dtype)} (supported: {', '.join(_TD_TYPES)})")
     idx, n_src = transdata_map(sfmt, dfmt, ss, ds, dst.dtype.itemsize)
-    relayout("TransData", dst, src, idx, 0, tmp, n_src)
+    check_disjoint("TransData", dst, src, idx.size, n_src)
+    _by_5hd(dst, src, sfmt, dfmt, tuple(ss if sfmt == F.NCDHW else ds), tmp)
 
 
 class _TransDataApi:
@@ -165,7 +212,7 @@ def GetTransDataMaxMinTmpSize(*args: Any) -> bool:
                                TENSOR_DATA_TYPE_BYTES[dt])
     except ValueError:
         return False
-    maxValue.value, minValue.value = tmp_sizes(idx.size)
+    maxValue.value = minValue.value = TD_TMP
     return True
 
 
