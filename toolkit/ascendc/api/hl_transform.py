@@ -161,6 +161,7 @@ _TSHAPE = struct("srcShape", "AscendC::TensorShape")
 _TT = scalar("transposeTypeIn", "const uint32_t")
 _CT = sout("tiling", "AscendC::tiling::ConfusionTransposeTiling")
 _DEPRECATED = "deprecated (the page): the same as the GetTranspose* query"
+_SAME = "; optiling::ConfusionTransposeTiling is the same struct (one overload serves both documented forms)"
 
 LAYOUT_APIS = [
     api(LAYOUT, "TransData", TL.TransData,
@@ -188,10 +189,10 @@ LAYOUT_APIS = [
         note="ConfusionTransposeTiling: param0..param17 as the vendor's; their meaning here: the TransposeType, "
              "the number of dimensions, the shape (assumed); optiling:: is the same struct"),
     api(LAYOUT, "GetConfusionTransposeTilingInfo", TL.GetConfusionTransposeTilingInfo,
-        form(_TSHAPE, _STACK, _TS, _TT, _CT), doc="Transpose-Tiling.md", note=_DEPRECATED),
+        form(_TSHAPE, _STACK, _TS, _TT, _CT), doc="Transpose-Tiling.md", note=_DEPRECATED + _SAME),
     api(LAYOUT, "GetConfusionTransposeOnlyTilingInfo", TL.GetConfusionTransposeOnlyTilingInfo,
         form(_TSHAPE, _STACK, _TS, _CT), doc="Transpose-Tiling.md",
-        note=_DEPRECATED + "; without a transposeType: the [H, W] transpose (scenario 7, assumed)"),
+        note=_DEPRECATED + "; without a transposeType: the [H, W] transpose (scenario 7, assumed)" + _SAME),
 ]
 
 APIS = [*APIS, *LAYOUT_APIS]

@@ -46,14 +46,14 @@ inline void GetTransposeTilingInfo(const AscendC::TensorShape& srcShape, const u
     __asc::Ret r = c.go();
     __asc::take(r, tiling);
 }
-// AscendC::GetConfusionTransposeTilingInfo: deprecated (the page): the same as the GetTranspose* query (高阶API/张量变换/Transpose-Tiling.md)
+// AscendC::GetConfusionTransposeTilingInfo: deprecated (the page): the same as the GetTranspose* query; optiling::ConfusionTransposeTiling is the same struct (one overload serves both documented forms) (高阶API/张量变换/Transpose-Tiling.md)
 inline void GetConfusionTransposeTilingInfo(const AscendC::TensorShape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize, const uint32_t transposeTypeIn, AscendC::tiling::ConfusionTransposeTiling& tiling, ASC_SLP) {
     ASC_CALL(247772860, "AscendC::GetConfusionTransposeTilingInfo");
     __asc::put(c, srcShape); c.num(stackBufferSize); c.num(typeSize); c.num(transposeTypeIn);
     __asc::Ret r = c.go();
     __asc::take(r, tiling);
 }
-// AscendC::GetConfusionTransposeOnlyTilingInfo: deprecated (the page): the same as the GetTranspose* query; without a transposeType: the [H, W] transpose (scenario 7, assumed) (高阶API/张量变换/Transpose-Tiling.md)
+// AscendC::GetConfusionTransposeOnlyTilingInfo: deprecated (the page): the same as the GetTranspose* query; without a transposeType: the [H, W] transpose (scenario 7, assumed); optiling::ConfusionTransposeTiling is the same struct (one overload serves both documented forms) (高阶API/张量变换/Transpose-Tiling.md)
 inline void GetConfusionTransposeOnlyTilingInfo(const AscendC::TensorShape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize, AscendC::tiling::ConfusionTransposeTiling& tiling, ASC_SLP) {
     ASC_CALL(489330282, "AscendC::GetConfusionTransposeOnlyTilingInfo");
     __asc::put(c, srcShape); c.num(stackBufferSize); c.num(typeSize);
