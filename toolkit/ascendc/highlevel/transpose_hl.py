@@ -190,6 +190,38 @@ def _nd2nd_only(dst: LocalTensor, src: LocalTensor, h: int, w: int) -> None:
                                                       0 if one else 1))
 
 
+def direct_path(kind: int, dims: list[int], sz: int) -> bool:
+    """Whether the scenario runs without the element map (and so without temporary space)."""
+    if kind == 7 or nz_rows_apply(kind, dims):
+        return True
+    if kind == 13:
+        hh, ww = dims[-2:]
+        return sz in (2, 4) and hh % 16 == 0 and ww % (32 // sz) == 0
+    if kind == 14:
+        return len(dims) == 3 and (dims[2] * sz) % 32 == 0
+    return kind == 16 and len(dims) == 2 and dims[0] % 16 == 0 and dims[1] % 32 == 0
+
+
+def _direct(kind: int, dst: LocalTensor, src: LocalTensor, dims: list[int]) -> None:
+    from toolkit.ascendc.dma import DataCopy, DataCopyParams
+    if kind == 7:                                     # the page's TransDataTo5HD steps
+        _nd2nd_only(dst, src, *dims)
+    elif kind <= 6:
+        _nz_rows(kind, dst, src, dims)
+    elif kind == 13:                                  # per batch: the [H, W] transpose of scenario 7
+        hh, ww = dims[-2:]
+        for b in range(math.prod(dims[:-2])):
+            _nd2nd_only(dst[b * hh * ww], src[b * hh * ww], hh, ww)
+    elif kind == 14:                                  # whole rows: [N, H, W] -> [H, N, W]
+        n, hh, ww = dims
+        blocks = ww * dst.dtype.itemsize // 32
+        for b in range(n):
+            DataCopy(dst[b * ww], src[b * hh * ww], DataCopyParams(hh, blocks, 0, (n - 1) * blocks))
+    else:                                             # 16: W0 = 2 bytes, the [H, W / 2] 16-bit transpose
+        u16 = np.dtype(np.uint16)
+        _nd2nd_only(dst.ReinterpretCast(u16), src.ReinterpretCast(u16), dims[0], dims[1] // 2)
+
+
 def hl_transpose(dst: LocalTensor, src: LocalTensor, *args: Any) -> None:
     """``Transpose(dst, src[, sharedTmpBuffer], transposeType, ConfusionTransposeTiling)``."""
     rest = list(args)
@@ -202,12 +234,9 @@ def hl_transpose(dst: LocalTensor, src: LocalTensor, *args: Any) -> None:
     if kind >= 13 and dst.addr == src.addr:
         _bad("Transpose: scenarios 13-16 do not allow dst and src to share their space")
     idx, n_src = transpose_map(kind, tiling.dims())
-    if kind == 7 or nz_rows_apply(kind, tiling.dims()):       # no temporary space
+    if direct_path(kind, tiling.dims(), dst.dtype.itemsize):      # no temporary space
         check_disjoint("Transpose", dst, src, idx.size, n_src)
-        if kind == 7:                                 # the page's TransDataTo5HD steps
-            _nd2nd_only(dst, src, *tiling.dims())
-        else:
-            _nz_rows(kind, dst, src, tiling.dims())
+        _direct(kind, dst, src, tiling.dims())
         return
     relayout("Transpose", dst, src, idx, 0, tmp, n_src)
 
@@ -217,11 +246,11 @@ def _kind(v: Any) -> int:
 
 
 def GetTransposeMaxMinTmpSize(srcShape, typeSize, transposeTypeIn, maxValue, minValue) -> None:
-    """Scenario 7 (TransDataTo5HD) and 1-6 with H/N a multiple of 16 (DataCopy): none; the others: the
-    element map's sizes."""
+    """The scenarios that run without the element map (:func:`direct_path`): none; the others: the element
+    map's sizes."""
     kind = _kind(transposeTypeIn)
     idx, _ = transpose_map(kind, _dims(srcShape))
-    none = kind == 7 or nz_rows_apply(kind, _dims(srcShape))
+    none = direct_path(kind, _dims(srcShape), int(typeSize))
     maxValue.value, minValue.value = (0, 0) if none else tmp_sizes(idx.size)
 
 
