@@ -239,3 +239,57 @@ def test_the_pages_example_calls_compile(tmp_path):
     cmd = [*find_compiler(), "-std=c++20", "-fsyntax-only", f"-I{INCLUDE}", str(src)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-4000:]
+
+
+def _mc_kernel(x, out, z):
+    """Every transform on two cores in lock-step (the MemBase calls inside run batched across cores)."""
+    from toolkit.ascendc.system import GetBlockIdx
+    n, o = 512, 1344
+    pipe = TPipe()
+    bi, bo, tb = TBuf(TPosition.VECCALC), TBuf(TPosition.VECCALC), TBuf(TPosition.VECCALC)
+    pipe.InitBuffer(bi, n * 2)
+    pipe.InitBuffer(bo, o * 2)
+    pipe.InitBuffer(tb, 4096)
+    core = int(GetBlockIdx())
+    xg, og, zg = GlobalTensor(np.float16), GlobalTensor(np.float16), GlobalTensor(np.float16)
+    xg.SetGlobalBuffer(gm_cast(np.float16, x) + core * n, n)
+    og.SetGlobalBuffer(gm_cast(np.float16, out) + core * o, o)
+    zg.SetGlobalBuffer(gm_cast(np.float16, z) + core * 100, 100)
+    v, w, t = bi.Get(np.float16), bo.Get(np.float16), tb.Get(np.uint8)
+    MB.Duplicate(w, 0.0, o)
+    DataCopyPad(v, xg, DataCopyExtParams(1, n * 2, 0, 0, 0), DataCopyPadExtParams(False, 0, 0, 0))
+    TR.Broadcast[np.float16, 2, 1](w, v, [8, 13], [8, 1], t)
+    TR.Broadcast[np.float16, 2, 0](w[112], v, [3, 16], [1, 16], t)
+    TR.Pad(w[160], v, TR.PadParams(1, 1, 5), t, TR.PadTilingFunc(TensorShape([16, 14]), TensorShape([16, 14]), 0, 2))
+    TR.UnPad(w[416], v, TR.UnPadParams(0, 2), t, TR.UnPadTilingFunc(TensorShape([8, 16]), 0, 2))
+    TL.TransData[TL.TransDataConfig(DataFormat.NCDHW, DataFormat.NDC1HWC0)](
+        w[528], v, t, TL.TransDataParams([1, 20, 1, 1, 3], [1, 1, 2, 1, 3, 16]))
+    MB.Transpose(w[640], v, t, MB.TransposeType.TRANSPOSE_ND2ND_021,
+                 TL.GetTransposeTilingInfo(TensorShape([3, 5, 9]), 0, 2, 13))
+    MB.Transpose(w[800], v, MB.TransposeType.TRANSPOSE_ND2ND_ONLY, TL.GetTransposeTilingInfo(TensorShape([16, 32]),
+                                                                                           0, 2, 7))
+    DataCopyPad(og, w, DataCopyExtParams(1, o * 2, 0, 0, 0))
+    TR.Fill(zg, 100, 2.5 + core)
+
+
+def test_two_cores_in_lock_step():
+    n, o = 512, 1344
+    x = (np.arange(2 * n) % 251 - 100).astype(np.float16)
+    gm = [gm_alloc("x", x.view(np.uint8)), gm_alloc("out", 2 * o * 2), gm_alloc("z", 200 * 2)]
+    res = launch(_mc_kernel, 2, gm)
+    assert not [d.code for d in res.diagnostics]
+    out = gm[1].buf.data.view(np.float16).reshape(2, o)
+    z = gm[2].buf.data.view(np.float16).reshape(2, 100)
+    for c in range(2):
+        xs, w = x[c * n:(c + 1) * n], out[c]
+        np.testing.assert_array_equal(w[:104].reshape(8, 13), np.broadcast_to(xs[:8, None], (8, 13)))
+        np.testing.assert_array_equal(w[112:160].reshape(3, 16), np.broadcast_to(xs[:16], (3, 16)))
+        np.testing.assert_array_equal(w[160:416].reshape(16, 16),
+                                      np.pad(xs[:224].reshape(16, 14), ((0, 0), (1, 1)), constant_values=5))
+        np.testing.assert_array_equal(w[416:528].reshape(8, 14), xs[:128].reshape(8, 16)[:, :14])
+        c5 = np.zeros((32, 3), np.float16)
+        c5[:20] = xs[:320].reshape(20, 16)[:, :3]
+        np.testing.assert_array_equal(w[528:624].reshape(2, 3, 16), c5.reshape(2, 16, 3).transpose(0, 2, 1))
+        np.testing.assert_array_equal(w[640:775], xs[:135].reshape(3, 5, 9).transpose(0, 2, 1).ravel())
+        np.testing.assert_array_equal(w[800:1312].reshape(32, 16), xs[:512].reshape(16, 32).T)
+        np.testing.assert_array_equal(z[c], np.full(100, 2.5 + c, np.float16))

@@ -145,7 +145,8 @@ def _check_tmp(ctx, api: str, tmp: LocalTensor | None, dt: np.dtype, c: int, kin
         ctx.ub.check(tmp.addr, need, api, 32)
 
 
-Transpose = MemBaseApi(_transpose, "Transpose")
+Transpose = MemBaseApi(_transpose, "Transpose",
+                       batchable=lambda args: not _hl_form(args[2] if len(args) > 2 else None, tuple(args[3:])))
 
 
 def _list_tensor(ctx, slot: int, lst: Any) -> LocalTensor:
