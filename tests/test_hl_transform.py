@@ -505,28 +505,24 @@ def test_transpose_nd_scenarios_13_to_15(kind, shape, perm, dt):
     np.testing.assert_array_equal(_bits(out), _bits(x.transpose(perm).ravel()))
 
 
-@pytest.mark.parametrize("kind,shape,dt", [(13, [2, 32, 16], np.float16), (13, [16, 8], np.float32),
-                                           (13, [3, 16, 24], np.int32), (14, [3, 5, 16], np.float16),
-                                           (14, [4, 3, 8], np.int32), (14, [2, 7, 32], np.int8),
-                                           (16, [32, 64], np.int8), (16, [16, 32], np.uint8)])
-def test_transpose_direct_paths_without_temporary_space(kind, shape, dt):
-    """Aligned shapes of scenarios 13 (per batch as scenario 7), 14 (whole rows by DataCopy) and 16 (the
-    16-bit [H, W / 2] transpose): no element map, no temporary space."""
+@pytest.mark.parametrize("kind,shape,dt", [(13, [2, 32, 16], np.float16), (14, [4, 3, 8], np.int32),
+                                           (16, [32, 64], np.int8)])
+def test_transpose_13_to_16_are_the_pages_gather(kind, shape, dt):
+    """Scenarios 13-16, aligned or not: the page's gather (an offset table in the temporary buffer, Gather)."""
     x = _data(shape, dt, 18)
-    mx, mn = uint32_t(1), uint32_t(1)
+    mx, mn = uint32_t(0), uint32_t(0)
     TL.GetTransposeMaxMinTmpSize(TensorShape(shape), np.dtype(dt).itemsize, kind, mx, mn)
-    assert mx.value == mn.value == 0
-    tiling = TL.GetTransposeTilingInfo(TensorShape(shape), 0, np.dtype(dt).itemsize, kind)
-    out, res = run(lambda y, xx, t: MB.Transpose(y, xx, TT(kind), tiling), x, x.size, tmp_bytes=None)
+    assert 0 < mn.value <= mx.value
+    tiling = TL.GetTransposeTilingInfo(TensorShape(shape), mn.value, np.dtype(dt).itemsize, kind)
+    out, res = run(lambda y, xx, t: MB.Transpose(y, xx, t, TT(kind), tiling), x, x.size, tmp_bytes=mn.value)
     assert not _codes(res)
     if kind == 16:
         h, w = shape
         want = x.reshape(h // 16, 16, w // 2, 2).transpose(2, 0, 1, 3)
     else:
-        perm = {13: (0, 2, 1) if len(shape) == 3 else (1, 0), 14: (1, 0, 2)}[kind]
-        want = x.transpose(perm)
+        want = x.transpose({13: (0, 2, 1), 14: (1, 0, 2)}[kind])
     np.testing.assert_array_equal(_bits(out), _bits(want.ravel()))
-    assert "Gather" not in {getattr(e, "name", None) for e in res.cores[0].events}
+    assert "Gather" in {getattr(e, "name", None) for e in res.cores[0].events}
 
 
 @pytest.mark.parametrize("dt", [np.int8, np.uint8])

@@ -181,8 +181,7 @@ LAYOUT_APIS = [
         note="the emulated kernel's zero and sink blocks (64 B), max = min; false for other types or conversions; "
              "the vendor's formula is not published"),
     api(LAYOUT, "GetTransposeMaxMinTmpSize", TL.GetTransposeMaxMinTmpSize, form(_TSHAPE, _TS, _TT, *_MM),
-        doc="Transpose-Tiling.md", note=_TMP_NOTE + "; 0 for the scenarios and shapes that run without the element map (7; 1-6 with H/N a "
-                         "multiple of 16; aligned 13, 14, 16)"),
+        doc="Transpose-Tiling.md", note=_TMP_NOTE + "; 0 for scenario 7 (TransDataTo5HD) and 1-6 with H/N a multiple of 16 (DataCopy)"),
     api(LAYOUT, "GetConfusionTransposeMaxMinTmpSize", TL.GetConfusionTransposeMaxMinTmpSize,
         form(_TSHAPE, _TS, _TT, *_MM), doc="Transpose-Tiling.md", note=_DEPRECATED),
     api(LAYOUT, "GetTransposeTilingInfo", TL.GetTransposeTilingInfo, form(_TSHAPE, _STACK, _TS, _TT, _CT),

@@ -1,11 +1,11 @@
 """The high-level Transpose (高阶API/张量变换/Transpose-96.md): TransposeType scenarios 1-7 and 13-16 with a
 ConfusionTransposeTiling, and its host helpers (Transpose Tiling). Layouts: see :mod:`.transform_layout`.
 
-How each scenario runs: 7 by TransDataTo5HD over address lists (the page's steps); 1-6 with H/N a multiple
-of 16 by strided UB -> UB DataCopy of whole 16-element fractal rows (what the page's two TransDataTo5HD
-steps move; assumed); 13 (16/32-bit, H a multiple of 16 and W of a 32 B block) per batch as scenario 7;
-14 with W * sizeof(T) a multiple of 32 B by strided DataCopy of whole rows; 16 with W a multiple of 32 as
-the [H, W / 2] 16-bit transpose it is; everything else as an element map (:func:`.relayout.relayout`).
+How each scenario runs: 7 by TransDataTo5HD over address lists (the page's steps); 13-16 as the page
+describes them, a gather (the source addresses in sequence, the destination written contiguously): the
+element map of :func:`.relayout.relayout` (an offset table, then Gather); 1-6 with H/N a multiple of 16 by
+strided UB -> UB DataCopy of whole 16-element fractal rows (what the page's two TransDataTo5HD steps move;
+assumed), 3 / 4 with other H/N as the element map.
 """
 from __future__ import annotations
 
@@ -191,35 +191,17 @@ def _nd2nd_only(dst: LocalTensor, src: LocalTensor, h: int, w: int) -> None:
 
 
 def direct_path(kind: int, dims: list[int], sz: int) -> bool:
-    """Whether the scenario runs without the element map (and so without temporary space)."""
-    if kind == 7 or nz_rows_apply(kind, dims):
-        return True
-    if kind == 13:
-        hh, ww = dims[-2:]
-        return sz in (2, 4) and hh % 16 == 0 and ww % (32 // sz) == 0
-    if kind == 14:
-        return len(dims) == 3 and (dims[2] * sz) % 32 == 0
-    return kind == 16 and len(dims) == 2 and dims[0] % 16 == 0 and dims[1] % 32 == 0
+    """Whether the scenario runs without the element map (and so without temporary space): 7, and 1-6 with
+    H/N a multiple of 16. Scenarios 13-16 are the page's gather (source addresses in sequence, the
+    destination written contiguously): the element map."""
+    return kind == 7 or nz_rows_apply(kind, dims)
 
 
 def _direct(kind: int, dst: LocalTensor, src: LocalTensor, dims: list[int]) -> None:
-    from toolkit.ascendc.dma import DataCopy, DataCopyParams
     if kind == 7:                                     # the page's TransDataTo5HD steps
         _nd2nd_only(dst, src, *dims)
-    elif kind <= 6:
+    else:
         _nz_rows(kind, dst, src, dims)
-    elif kind == 13:                                  # per batch: the [H, W] transpose of scenario 7
-        hh, ww = dims[-2:]
-        for b in range(math.prod(dims[:-2])):
-            _nd2nd_only(dst[b * hh * ww], src[b * hh * ww], hh, ww)
-    elif kind == 14:                                  # whole rows: [N, H, W] -> [H, N, W]
-        n, hh, ww = dims
-        blocks = ww * dst.dtype.itemsize // 32
-        for b in range(n):
-            DataCopy(dst[b * ww], src[b * hh * ww], DataCopyParams(hh, blocks, 0, (n - 1) * blocks))
-    else:                                             # 16: W0 = 2 bytes, the [H, W / 2] 16-bit transpose
-        u16 = np.dtype(np.uint16)
-        _nd2nd_only(dst.ReinterpretCast(u16), src.ReinterpretCast(u16), dims[0], dims[1] // 2)
 
 
 def hl_transpose(dst: LocalTensor, src: LocalTensor, *args: Any) -> None:
