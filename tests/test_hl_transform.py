@@ -460,14 +460,21 @@ def _transpose(kind: int, shape: list[int], with_tmp: bool = True):
 def test_transpose_nz_scenarios(kind, dt):
     b, n, s, hn = (2, 16, 32, 16) if kind == 2 else (1, 2, 64, 32) if kind in (1, 5, 6) else (2, 3, 32, 16)
     src, want = _bnsh_case(kind, b, n, s, hn, dt)
-    body, tmp = _transpose(kind, [b, n, s, hn])
-    assert tmp == 0                                   # whole fractal rows: strided UB -> UB DataCopy
-    out, res = run(body, src, want.size, tmp_bytes=None, fill=9)
-    assert not _codes(res)
-    np.testing.assert_array_equal(out, want)
-    evs = res.cores[0].events
-    assert any(getattr(e, "direction", "") == "UB2UB" for e in evs)
-    assert "Gather" not in {getattr(e, "name", None) for e in evs}
+    sz = np.dtype(dt).itemsize
+    mx, mn = uint32_t(1), uint32_t(1)
+    TL.GetTransposeMaxMinTmpSize(TensorShape([b, n, s, hn]), sz, kind, mx, mn)
+    assert mx.value == mn.value == (s * 32 if sz == 2 else 0)     # 16-bit: the page's two TransDataTo5HD steps
+    tiling = TL.GetTransposeTilingInfo(TensorShape([b, n, s, hn]), mn.value, sz, kind)
+    for with_tmp in (True, False):
+        body = (lambda y, x, t: MB.Transpose(y, x, t, TT(kind), tiling)) if with_tmp else \
+            (lambda y, x, t: MB.Transpose(y, x, TT(kind), tiling))
+        out, res = run(body, src, want.size, tmp_bytes=max(mn.value, 32), fill=9)
+        assert not _codes(res)
+        np.testing.assert_array_equal(out, want)
+        evs = res.cores[0].events
+        names = {getattr(e, "name", None) for e in evs}
+        assert "Gather" not in names
+        assert ("TransDataTo5HD" in names) if sz == 2 else any(getattr(e, "direction", "") == "UB2UB" for e in evs)
 
 
 def test_transpose_with_n_unaligned_head_width():

@@ -181,7 +181,8 @@ LAYOUT_APIS = [
         note="the emulated kernel's zero and sink blocks (64 B), max = min; false for other types or conversions; "
              "the vendor's formula is not published"),
     api(LAYOUT, "GetTransposeMaxMinTmpSize", TL.GetTransposeMaxMinTmpSize, form(_TSHAPE, _TS, _TT, *_MM),
-        doc="Transpose-Tiling.md", note=_TMP_NOTE + "; 0 for scenario 7 (TransDataTo5HD) and 1-6 with H/N a multiple of 16 (DataCopy)"),
+        doc="Transpose-Tiling.md", note=_TMP_NOTE + "; scenario 7: 0; 1-6 with H/N a multiple of 16: S x 16 elements for 16-bit types (the "
+                         "two TransDataTo5HD steps), 0 for 32-bit (DataCopy)"),
     api(LAYOUT, "GetConfusionTransposeMaxMinTmpSize", TL.GetConfusionTransposeMaxMinTmpSize,
         form(_TSHAPE, _TS, _TT, *_MM), doc="Transpose-Tiling.md", note=_DEPRECATED),
     api(LAYOUT, "GetTransposeTilingInfo", TL.GetTransposeTilingInfo, form(_TSHAPE, _STACK, _TS, _TT, _CT),

@@ -102,10 +102,10 @@ APIS = [
         *_HL_TRANSPOSE,
         opcodes=("RV_VTRANS", *LOOP), dtypes=dt("int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float"),
         doc="数据排布转换/Transpose.md",
-        note="high-level forms (TransposeType, ConfusionTransposeTiling): scenario 7 by TransDataTo5HD and 13-16 by "
-             "a gather (an offset table in the temporary buffer, Gather), as the page describes them; algorithm "
-             "assumed for 1-6: with H/N a multiple of 16 strided UB->UB DataCopy of the 16-element fractal rows the "
-             "page's two TransDataTo5HD steps move, 3 / 4 with other H/N the gather"),
+        note="high-level forms (TransposeType, ConfusionTransposeTiling), as the page describes them: 7 by "
+             "TransDataTo5HD, 1-6 (16-bit, H/N a multiple of 16) by two TransDataTo5HD steps through the temporary "
+             "buffer, 13-16 by a gather (an offset table in the temporary buffer, Gather); assumed: 1-6 for 32-bit "
+             "types by strided UB->UB DataCopy of the same fractal rows, 3 / 4 with other H/N by the gather"),
     api(FAMILY, "TransDataTo5HD", MB.TransDataTo5HD,
         form(ttype("T", None), local("dst", "uint64_t"), local("src", "uint64_t"), _LIST),
         form(ttype("T", None), scalar("dstList", "uint64_t*"), scalar("srcList", "uint64_t*"), _LIST,

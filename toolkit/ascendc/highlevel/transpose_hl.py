@@ -1,11 +1,11 @@
 """The high-level Transpose (高阶API/张量变换/Transpose-96.md): TransposeType scenarios 1-7 and 13-16 with a
 ConfusionTransposeTiling, and its host helpers (Transpose Tiling). Layouts: see :mod:`.transform_layout`.
 
-How each scenario runs: 7 by TransDataTo5HD over address lists (the page's steps); 13-16 as the page
-describes them, a gather (the source addresses in sequence, the destination written contiguously): the
-element map of :func:`.relayout.relayout` (an offset table, then Gather); 1-6 with H/N a multiple of 16 by
-strided UB -> UB DataCopy of whole 16-element fractal rows (what the page's two TransDataTo5HD steps move;
-assumed), 3 / 4 with other H/N as the element map.
+How each scenario runs, as the page describes it: 7 by TransDataTo5HD over address lists; 1-6 (16-bit, H/N
+a multiple of 16) by two TransDataTo5HD steps through the temporary buffer (S x 16 elements); 13-16 by a
+gather (the source addresses in sequence, the destination written contiguously): the element map of
+:func:`.relayout.relayout` (an offset table, then Gather). Assumed: 1-6 for 32-bit types by strided UB -> UB
+DataCopy of the same 16-element fractal rows; 3 / 4 with other H/N by the element map.
 """
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def transpose_map(kind: int, dims: list[int]) -> tuple[np.ndarray, int]:
 
 
 def nz_rows_apply(kind: int, dims: list[int]) -> bool:
-    """Whether scenarios 1-6 move whole 16-element fractal rows (H/N a multiple of 16): strided DataCopy."""
+    """Whether scenarios 1-6 move whole 16-element fractal rows (H/N a multiple of 16)."""
     return 1 <= kind <= 6 and len(dims) == 4 and dims[3] % 16 == 0
 
 
@@ -168,6 +168,28 @@ def _nz_rows(kind: int, dst: LocalTensor, src: LocalTensor, dims: list[int]) -> 
             DataCopy(dst[d], src[sr], DataCopyParams(rows, bl, 0, (stride - 16) * bl // 16))
 
 
+def _two_5hd(kind: int, dst: LocalTensor, src: LocalTensor, dims: list[int], tmp: LocalTensor | None) -> None:
+    """Scenarios 1-6 for 16-bit types as the page does them: per column block of 16, the S / 16 fractals
+    transposed into the temporary buffer (TransDataTo5HD, one repeat per fractal), then transposed back
+    into the destination with a destination address per row (the rows of the scenario's layout)."""
+    import toolkit.ascendc.membase as MB
+    from .tmpbuf import tmp_buffer
+    b, n, s, hn = dims
+    buf = tmp_buffer("Transpose", tmp, s * 32)
+    temp = LocalTensor(buf.addr, dst.dtype, s * 16, buf.position)
+    for d, sr, rows, stride in _nz_moves(kind, b, n, s, hn):
+        stride = 16 if rows == 1 else stride          # whole fractals: their rows one after another
+        for f0 in range(0, s // 16, 255):
+            reps = min(255, s // 16 - f0)
+            one = reps == 1                           # a single repeat: its strides apply once
+            at = f0 * 256
+            MB.TransDataTo5HD([temp[at + j * 16] for j in range(16)], [src[sr + at + i * 16] for i in range(16)],
+                              MB.TransDataTo5HDParams(False, False, reps, 0 if one else 16, 0 if one else 16))
+            MB.TransDataTo5HD([dst[d + (f0 * 16 + j) * stride] for j in range(16)],
+                              [temp[at + i * 16] for i in range(16)],
+                              MB.TransDataTo5HDParams(False, False, reps, 0 if one else stride, 0 if one else 16))
+
+
 def _nd2nd_only(dst: LocalTensor, src: LocalTensor, h: int, w: int) -> None:
     """Scenario 7 as the page does it: TransDataTo5HD over address lists, one call per 16 source rows, a
     repeat per 16 (16-bit) or 8 (32-bit) source columns (16 x 16 or 16 x 8 tiles; dst [W, H])."""
@@ -191,15 +213,16 @@ def _nd2nd_only(dst: LocalTensor, src: LocalTensor, h: int, w: int) -> None:
 
 
 def direct_path(kind: int, dims: list[int], sz: int) -> bool:
-    """Whether the scenario runs without the element map (and so without temporary space): 7, and 1-6 with
-    H/N a multiple of 16. Scenarios 13-16 are the page's gather (source addresses in sequence, the
-    destination written contiguously): the element map."""
+    """Whether the scenario runs without the element map: 7, and 1-6 with H/N a multiple of 16. Scenarios
+    13-16 are the page's gather (source addresses in sequence, the destination written contiguously)."""
     return kind == 7 or nz_rows_apply(kind, dims)
 
 
-def _direct(kind: int, dst: LocalTensor, src: LocalTensor, dims: list[int]) -> None:
+def _direct(kind: int, dst: LocalTensor, src: LocalTensor, dims: list[int], tmp: LocalTensor | None) -> None:
     if kind == 7:                                     # the page's TransDataTo5HD steps
         _nd2nd_only(dst, src, *dims)
+    elif dst.dtype.itemsize == 2:                     # the page's two TransDataTo5HD steps
+        _two_5hd(kind, dst, src, dims, tmp)
     else:
         _nz_rows(kind, dst, src, dims)
 
@@ -218,7 +241,7 @@ def hl_transpose(dst: LocalTensor, src: LocalTensor, *args: Any) -> None:
     idx, n_src = transpose_map(kind, tiling.dims())
     if direct_path(kind, tiling.dims(), dst.dtype.itemsize):      # no temporary space
         check_disjoint("Transpose", dst, src, idx.size, n_src)
-        _direct(kind, dst, src, tiling.dims())
+        _direct(kind, dst, src, tiling.dims(), tmp)
         return
     relayout("Transpose", dst, src, idx, 0, tmp, n_src)
 
@@ -232,8 +255,12 @@ def GetTransposeMaxMinTmpSize(srcShape, typeSize, transposeTypeIn, maxValue, min
     map's sizes."""
     kind = _kind(transposeTypeIn)
     idx, _ = transpose_map(kind, _dims(srcShape))
-    none = direct_path(kind, _dims(srcShape), int(typeSize))
-    maxValue.value, minValue.value = (0, 0) if none else tmp_sizes(idx.size)
+    dims = _dims(srcShape)
+    if direct_path(kind, dims, int(typeSize)):
+        two = kind != 7 and int(typeSize) == 2        # the two TransDataTo5HD steps: S x 16 elements
+        maxValue.value = minValue.value = dims[2] * 32 if two else 0
+        return
+    maxValue.value, minValue.value = tmp_sizes(idx.size)
 
 
 GetConfusionTransposeMaxMinTmpSize = GetTransposeMaxMinTmpSize

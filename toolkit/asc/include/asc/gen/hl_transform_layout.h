@@ -23,7 +23,7 @@ inline bool GetTransDataMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, 
     minValue = (uint32_t)r.i(2);
     return r.i(0) != 0;
 }
-// AscendC::GetTransposeMaxMinTmpSize: the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: 256 offsets, max: the whole map); the vendor's formula is not published; 0 for scenario 7 (TransDataTo5HD) and 1-6 with H/N a multiple of 16 (DataCopy) (高阶API/张量变换/Transpose-Tiling.md)
+// AscendC::GetTransposeMaxMinTmpSize: the size of the emulated kernel's temporary buffer: a 32 B pad block plus the offset table (min: 256 offsets, max: the whole map); the vendor's formula is not published; scenario 7: 0; 1-6 with H/N a multiple of 16: S x 16 elements for 16-bit types (the two TransDataTo5HD steps), 0 for 32-bit (DataCopy) (高阶API/张量变换/Transpose-Tiling.md)
 inline void GetTransposeMaxMinTmpSize(const AscendC::TensorShape& srcShape, const uint32_t typeSize, const uint32_t transposeTypeIn, uint32_t& maxValue, uint32_t& minValue, ASC_SLP) {
     ASC_CALL(1935240703, "AscendC::GetTransposeMaxMinTmpSize");
     __asc::put(c, srcShape); c.num(typeSize); c.num(transposeTypeIn); c.ref(maxValue); c.ref(minValue);
