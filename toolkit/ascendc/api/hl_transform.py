@@ -63,23 +63,26 @@ def _u32(cls, ctypes: dict | None = None) -> tuple:
                  for f in dataclasses.fields(cls))
 
 
+_P = "高阶API/张量变换/"
+_U16 = ("uint16_t", "0")
 STRUCTS = [
     StructDef("AscendC::BroadcastTiling", TR.BroadcastTiling, _u32(TR.BroadcastTiling, {"axis": "int32_t"}),
-              doc=f"高阶API/张量变换/{_B}"),
-    StructDef("AscendC::PadParams", TR.PadParams, (Field("leftPad", "uint16_t", "0"), Field("rightPad", "uint16_t", "0"),
-                                                   Field("padValue", "int32_t", "0")), doc="高阶API/张量变换/Pad.md"),
-    StructDef("AscendC::UnPadParams", TR.UnPadParams, (Field("leftPad", "uint16_t", "0"),
-                                                       Field("rightPad", "uint16_t", "0")), doc="高阶API/张量变换/UnPad.md"),
-    StructDef("AscendC::tiling::PadTiling", TR.PadTiling, _u32(TR.PadTiling), doc="高阶API/张量变换/Pad-Tiling.md"),
-    StructDef("AscendC::tiling::UnPadTiling", TR.UnPadTiling, _u32(TR.UnPadTiling), doc="高阶API/张量变换/UnPad-Tiling.md"),
+              doc=_P + _B),
+    StructDef("AscendC::PadParams", TR.PadParams,
+              (Field("leftPad", *_U16), Field("rightPad", *_U16), Field("padValue", "int32_t", "0")),
+              doc=_P + "Pad.md"),
+    StructDef("AscendC::UnPadParams", TR.UnPadParams, (Field("leftPad", *_U16), Field("rightPad", *_U16)),
+              doc=_P + "UnPad.md"),
+    StructDef("AscendC::tiling::PadTiling", TR.PadTiling, _u32(TR.PadTiling), doc=_P + "Pad-Tiling.md"),
+    StructDef("AscendC::tiling::UnPadTiling", TR.UnPadTiling, _u32(TR.UnPadTiling), doc=_P + "UnPad-Tiling.md"),
 ]
 LAYOUT_STRUCTS = [
-    StructDef("AscendC::tiling::ConfusionTransposeTiling", TL.ConfusionTransposeTiling, _u32(TL.ConfusionTransposeTiling),
-              doc="高阶API/张量变换/Transpose-Tiling.md"),
+    StructDef("AscendC::tiling::ConfusionTransposeTiling", TL.ConfusionTransposeTiling,
+              _u32(TL.ConfusionTransposeTiling), doc=_P + "Transpose-Tiling.md"),
     StructDef("AscendC::TransDataConfig", TL.TransDataConfig,
               (Field("srcFormat", "AscendC::DataFormat", "AscendC::DataFormat::ND"),
                Field("dstFormat", "AscendC::DataFormat", "AscendC::DataFormat::ND")),
-              doc="高阶API/张量变换/TransData.md", hand=HAND),
+              doc=_P + "TransData.md", hand=HAND),
 ]
 NAMES = [
     NameDef("AscendC::TransDataParams", "type", HAND, TL.TransDataParams, "高阶API/张量变换/TransData.md"),
@@ -89,7 +92,8 @@ NAMES = [
 
 _BT = Arg("scalar", "tiling", "BroadcastTiling*")
 _SHP = (scalar("dstShape", "const uint32_t*"), scalar("srcShape", "const uint32_t*"))
-_BC_T = (ttype("T", None), tvalue("dim", "int32_t"), tvalue("axis", "int32_t"), thidden("isReuseSource", "bool", "false"))
+_BC_T = (ttype("T", None), tvalue("dim", "int32_t"), tvalue("axis", "int32_t"),
+         thidden("isReuseSource", "bool", "false"))
 _DYN = (*tded("T"), thidden("constRank", "int", "-1"), thidden("constDstShape", "uint32_t*", "nullptr"),
         thidden("constSrcShape", "uint32_t*", "nullptr"))
 _HB = f"{HAND}: the shapes are arrays; the form sends them in a BroadcastTiling (the flattened form)"
@@ -181,7 +185,8 @@ LAYOUT_APIS = [
         note="the emulated kernel's zero and sink blocks (64 B), max = min; false for other types or conversions; "
              "the vendor's formula is not published"),
     api(LAYOUT, "GetTransposeMaxMinTmpSize", TL.GetTransposeMaxMinTmpSize, form(_TSHAPE, _TS, _TT, *_MM),
-        doc="Transpose-Tiling.md", note=_TMP_NOTE + "; scenario 7: 0; 1-6 with H/N a multiple of 16: S x 16 elements for 16-bit types (the "
+        doc="Transpose-Tiling.md",
+        note=_TMP_NOTE + "; scenario 7: 0; 1-6 with H/N a multiple of 16: S x 16 elements for 16-bit types (the "
                          "two TransDataTo5HD steps), 0 for 32-bit (DataCopy)"),
     api(LAYOUT, "GetConfusionTransposeMaxMinTmpSize", TL.GetConfusionTransposeMaxMinTmpSize,
         form(_TSHAPE, _TS, _TT, *_MM), doc="Transpose-Tiling.md", note=_DEPRECATED),

@@ -106,7 +106,8 @@ def compact_rows(dst: LocalTensor, rows: LocalTensor, m: int, k: int, kp: int, p
                       uint64_t(0))
 
 
-def unpad_rows(api: str, dst: LocalTensor, src: LocalTensor, h: int, w: int, keep: int, tmp: LocalTensor | None) -> None:
+def unpad_rows(api: str, dst: LocalTensor, src: LocalTensor, h: int, w: int, keep: int,
+               tmp: LocalTensor | None) -> None:
     """UnPad: the first ``keep`` columns of each aligned row of ``w``, by GatherMask (the pattern in tmp)."""
     buf = tmp_buffer(api, tmp, pattern_bytes(w))
     compact_rows(dst, src, h, keep, w, _pattern(buf, 0, keep, w, dst.dtype))
