@@ -65,6 +65,17 @@ NAMED_REFS = {f"const {t}&": f"probe_{t}" for t in (
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 """ + "".join(f"constexpr {t[6:-1]} {v}{{}};\n" for t, v in NAMED_REFS.items()) + """void probe_every_form() {
+        # high-level tensor transforms (hltrans): shape arrays, the kernel tiling pointer, the host platform
+        "const uint32_t*": "&u32", "BroadcastTiling*": "(BroadcastTiling*)nullptr", "GlobalTensor<T>&": "gt",
+        "const platform_ascendc::PlatformAscendC&": "*(platform_ascendc::PlatformAscendC*)nullptr",
+        "DataFormat": "DataFormat::NCDHW", "TensorDataType": "TensorDataType::DT_FLOAT16",
+        "TransposeType": "TransposeType::TRANSPOSE_ND2ND_021", "const TransDataParams<U, S>&": "tdp"}
+#: a required reference template argument (TransData's config): a constexpr object of the prologue
+REF_TARGS = {"const TransDataConfig&": "kProbeTransDataConfig"}
+PROLOGUE = """#include "kernel_operator.h"
+using namespace AscendC;
+static constexpr TransDataConfig kProbeTransDataConfig = {DataFormat::NCDHW, DataFormat::NDC1HWC0};
+void probe_every_form() {
     Reg::RegTensor<float> rf, rf2; Reg::RegTensor<uint32_t> ri; Reg::MaskReg mk; Reg::AddrReg ar;
     Reg::UnalignRegForLoad ul; Reg::UnalignRegForStore us; Reg::UnalignReg uu;
     __ubuf__ float* pf = nullptr; __gm__ float* gp = nullptr; uint32_t u32 = 0; uint64_t u64 = 0;
@@ -77,6 +88,7 @@ using namespace AscendC;
     Layout<Shape<>, Stride<>> el; SliceInfo slices[1] = {}; NdDmaParams<float, 2> ndp{};
     LocalTensor<uint32_t> lu; LocalTensor<uint8_t> lb; LocalTensor<uint64_t> l64; LocalTensor<float> lta[16];
     uint32_t shp[2] = {2, 8}; PhiloxKey pkey = {0, 0};
+    TransDataParams<decltype(lay), decltype(lay)> tdp{lay, lay};
     asc_store_atomic_config sac; asc_ndim_pad_count_config npc; __ubuf__ float* pfa[16] = {}; __ubuf__ uint32_t* pu = nullptr;
     uint16_t u16a[4] = {0, 0, 0, 0}; uint32_t u32a[4] = {0, 0, 0, 0}; LocalTensor<bool> lbool;
 """
@@ -131,7 +143,7 @@ def _targs(f: spec.Form) -> str:
         elif p.default is None and p.ctype in NAMED_REFS:
             out.append(NAMED_REFS[p.ctype])
         else:
-            out.append(p.default or "1")          # a required non-type value (Exp's taylorExpandLevel)
+            out.append(p.default or REF_TARGS.get(p.ctype, "1"))   # a required non-type value (taylorExpandLevel)
     return f"<{', '.join(out)}>" if out else ""
 
 

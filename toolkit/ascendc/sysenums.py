@@ -68,6 +68,9 @@ class DataFormat(Enum):
     NCHW = 2
     NC1HWC0 = 3
     NHWC = 4
+    NCDHW = 5          # the high-level TransData formats (高阶API/张量变换/TransData.md)
+    NDC1HWC0 = 6
+    FRACTAL_Z_3D = 7
 
 
 class TensorDataType(Enum):

@@ -23,3 +23,4 @@
 #include "asc/highlevel_reduce.h"
 #include "asc/highlevel_sort.h"
 #include "asc/highlevel_quant.h"
+#include "asc/highlevel_transform.h"

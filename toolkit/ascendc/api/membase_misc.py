@@ -33,6 +33,14 @@ _LIST = struct("nchwconvParams", "TransDataTo5HDParams")
 _SCALAR_CAST = "sysapi.h: scalar C++ (float <-> bfloat16_t, float -> half / int32_t under a RoundMode)"
 _MRG = "MrgSortSrcList<T> / MrgSort4Info hold tensors and arrays: the form sends their fields (the flattened form)"
 
+# the high-level Transpose (高阶API/张量变换): a TransposeType and a ConfusionTransposeTiling; written in
+# asc/highlevel_transform.h (the tiling struct is declared after this header), run by highlevel/transform_layout.py
+_HL_TRANSPOSE = tuple(
+    form(*T, local("dst"), local("src"), *tmp, earg("transposeType", "TransposeType"),
+         struct("tiling", "ConfusionTransposeTiling"), doc="高阶API/张量变换/Transpose-96.md",
+         hand="asc/highlevel_transform.h: the high-level form (its tiling struct is declared there)")
+    for tmp in ((local("sharedTmpBuffer", "uint8_t"),), ()))
+
 APIS = [
     api(FAMILY, "Cast", MB.Cast,
         form(*_TU, *_CAST, scalar("count", "uint32_t")),
@@ -91,8 +99,13 @@ APIS = [
                                "(the flattened form)")),
         form(*T, local("dst"), local("src"), local("sharedTmpBuffer", "uint8_t"),
              *(scalar(n, "uint16_t") for n in ("nSize", "cSize", "hSize", "wSize")), scalar("transposeType", "int32_t")),
+        *_HL_TRANSPOSE,
         opcodes=("RV_VTRANS", *LOOP), dtypes=dt("int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float"),
-        doc="数据排布转换/Transpose.md"),
+        doc="数据排布转换/Transpose.md",
+        note="high-level forms (TransposeType, ConfusionTransposeTiling), as the page describes them: 7 by "
+             "TransDataTo5HD, 1-6 (16-bit, H/N a multiple of 16) by two TransDataTo5HD steps through the temporary "
+             "buffer, 13-16 by a gather (an offset table in the temporary buffer, Gather); assumed: 1-6 for 32-bit "
+             "types by strided UB->UB DataCopy of the same fractal rows, 3 / 4 with other H/N by the gather"),
     api(FAMILY, "TransDataTo5HD", MB.TransDataTo5HD,
         form(ttype("T", None), local("dst", "uint64_t"), local("src", "uint64_t"), _LIST),
         form(ttype("T", None), scalar("dstList", "uint64_t*"), scalar("srcList", "uint64_t*"), _LIST,

@@ -47,6 +47,10 @@ class TransposeType(Enum):
     TRANSPOSE_ND2ND_B16 = 10
     TRANSPOSE_NCHW2NHWC = 11
     TRANSPOSE_NHWC2NCHW = 12
+    TRANSPOSE_ND2ND_021 = 13          # 13-16: the high-level Transpose (高阶API/张量变换/Transpose-96.md)
+    TRANSPOSE_ND2ND_102 = 14
+    TRANSPOSE_ND2ND_210 = 15
+    TRANSPOSE_ND2NZ_WITH_INTLV = 16
 
 
 @dataclass
@@ -90,6 +94,10 @@ def _transpose(dst: LocalTensor, src: LocalTensor, sharedTmpBuffer: LocalTensor 
     (the .asc route sends the struct's five fields)."""
     api = "Transpose"
     ctx = current()
+    if _hl_form(sharedTmpBuffer, params):             # the high-level forms (a ConfusionTransposeTiling last)
+        from toolkit.ascendc.highlevel.transform_layout import hl_transpose
+        hl_transpose(dst, src, *((sharedTmpBuffer,) if sharedTmpBuffer is not None else ()), *params)
+        return
     transposeParams = params[0] if len(params) == 1 else TransposeParamsExt(*params) if params else None
     if transposeParams is not None and not isinstance(transposeParams.transposeType, TransposeType):
         transposeParams.transposeType = TransposeType(int(transposeParams.transposeType))
@@ -119,6 +127,11 @@ def _transpose(dst: LocalTensor, src: LocalTensor, sharedTmpBuffer: LocalTensor 
     _permute(ctx, api, dst, src, perm, "RV_VTRANS")
 
 
+def _hl_form(tmp: Any, params: tuple) -> bool:
+    last = params[-1] if params else tmp
+    return type(last).__name__ == "ConfusionTransposeTiling"
+
+
 def _check_tmp(ctx, api: str, tmp: LocalTensor | None, dt: np.dtype, c: int, kind: TransposeType) -> None:
     """The sharedTmpBuffer the page asks for: (cSize + 2) (NCHW2NHWC) or (2 cSize + 1) (NHWC2NCHW) tiles of
     h0 x w0 elements (h0 = 32 for 8-bit types, else 16; w0 = 32 B of elements)."""
@@ -132,7 +145,8 @@ def _check_tmp(ctx, api: str, tmp: LocalTensor | None, dt: np.dtype, c: int, kin
         ctx.ub.check(tmp.addr, need, api, 32)
 
 
-Transpose = MemBaseApi(_transpose, "Transpose")
+Transpose = MemBaseApi(_transpose, "Transpose",
+                       batchable=lambda args: not _hl_form(args[2] if len(args) > 2 else None, tuple(args[3:])))
 
 
 def _list_tensor(ctx, slot: int, lst: Any) -> LocalTensor:

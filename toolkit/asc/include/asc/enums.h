@@ -66,7 +66,7 @@ namespace AscendC { enum class EngineType : int { AIC = 0, AIV = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::EngineType> { static constexpr int value = 1918827546; }; }
 namespace AscendC { enum class KernelMode : int { MIX_MODE = 0, AIC_MODE = 1, AIV_MODE = 2 }; }
 namespace __asc { template <> struct enum_id<AscendC::KernelMode> { static constexpr int value = 1182492698; }; }
-namespace AscendC { enum class DataFormat : uint8_t { ND = 0, NZ = 1, NCHW = 2, NC1HWC0 = 3, NHWC = 4 }; }
+namespace AscendC { enum class DataFormat : uint8_t { ND = 0, NZ = 1, NCHW = 2, NC1HWC0 = 3, NHWC = 4, NCDHW = 5, NDC1HWC0 = 6, FRACTAL_Z_3D = 7 }; }
 namespace __asc { template <> struct enum_id<AscendC::DataFormat> { static constexpr int value = 531879299; }; }
 namespace AscendC { enum class TensorDataType : int { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_COMPLEX32 = 33, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_FLOAT8_E8M0 = 37, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41 }; }
 namespace __asc { template <> struct enum_id<AscendC::TensorDataType> { static constexpr int value = 655390489; }; }
@@ -82,7 +82,7 @@ namespace AscendC { enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TE
 namespace __asc { template <> struct enum_id<AscendC::SELMODE> { static constexpr int value = 1926403459; }; }
 namespace AscendC { enum class ReduceOrder : int { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE = 1, ORDER_ONLY_VALUE = 2, ORDER_ONLY_INDEX = 3 }; }
 namespace __asc { template <> struct enum_id<AscendC::ReduceOrder> { static constexpr int value = 2099995358; }; }
-namespace AscendC { enum class TransposeType : uint8_t { TRANSPOSE_TYPE_NONE = 0, TRANSPOSE_NZ2ND_0213 = 1, TRANSPOSE_NZ2NZ_0213 = 2, TRANSPOSE_NZ2NZ_012_WITH_N = 3, TRANSPOSE_NZ2ND_012_WITH_N = 4, TRANSPOSE_NZ2ND_012_WITHOUT_N = 5, TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6, TRANSPOSE_ND2ND_ONLY = 7, TRANSPOSE_ND_UB_GM = 8, TRANSPOSE_GRAD_ND_UB_GM = 9, TRANSPOSE_ND2ND_B16 = 10, TRANSPOSE_NCHW2NHWC = 11, TRANSPOSE_NHWC2NCHW = 12 }; }
+namespace AscendC { enum class TransposeType : uint8_t { TRANSPOSE_TYPE_NONE = 0, TRANSPOSE_NZ2ND_0213 = 1, TRANSPOSE_NZ2NZ_0213 = 2, TRANSPOSE_NZ2NZ_012_WITH_N = 3, TRANSPOSE_NZ2ND_012_WITH_N = 4, TRANSPOSE_NZ2ND_012_WITHOUT_N = 5, TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6, TRANSPOSE_ND2ND_ONLY = 7, TRANSPOSE_ND_UB_GM = 8, TRANSPOSE_GRAD_ND_UB_GM = 9, TRANSPOSE_ND2ND_B16 = 10, TRANSPOSE_NCHW2NHWC = 11, TRANSPOSE_NHWC2NCHW = 12, TRANSPOSE_ND2ND_021 = 13, TRANSPOSE_ND2ND_102 = 14, TRANSPOSE_ND2ND_210 = 15, TRANSPOSE_ND2NZ_WITH_INTLV = 16 }; }
 namespace __asc { template <> struct enum_id<AscendC::TransposeType> { static constexpr int value = 657585551; }; }
 namespace AscendC { enum class SortType : int { RADIX_SORT = 0, MERGE_SORT = 1 }; }
 namespace __asc { template <> struct enum_id<AscendC::SortType> { static constexpr int value = 1034526508; }; }

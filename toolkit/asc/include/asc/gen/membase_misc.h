@@ -174,7 +174,7 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTi
     __asc::put_local(c, dst); __asc::put_local(c, src); c.num(repeatTime); __asc::put(c, repeatParams);
     c.go();
 }
-// AscendC::Transpose (基础API/Memory矢量计算/数据排布转换/Transpose.md)
+// AscendC::Transpose: high-level forms (TransposeType, ConfusionTransposeTiling), as the page describes them: 7 by TransDataTo5HD, 1-6 (16-bit, H/N a multiple of 16) by two TransDataTo5HD steps through the temporary buffer, 13-16 by a gather (an offset table in the temporary buffer, Gather); assumed: 1-6 for 32-bit types by strided UB->UB DataCopy of the same fractal rows, 3 / 4 with other H/N by the gather (基础API/Memory矢量计算/数据排布转换/Transpose.md)
 template <class T>
 void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASC_SLP) {
     ASC_CALL(342866039, "AscendC::Transpose");
