@@ -57,25 +57,21 @@ VARS = {"R&": "rf", "RD&": "rf", "RS&": "rf2", "RI&": "ri", "RegTensor<T2, Tr>&"
         "const platform_ascendc::PlatformAscendC&": "platform_ascendc::PlatformAscendC{}",
         # high-level quantization (hlquant)
         "const LocalTensor<int8_t>&": "l8", "const srcT": "1.0f", "const scaleT": "1.0f",
-        "const LocalTensor<fp8_e8m0_t>&": "le8"}
+        "const LocalTensor<fp8_e8m0_t>&": "le8",
+        # high-level tensor transforms (hltrans): the kernel tiling pointer, GlobalTensor, enums, TransDataParams
+        "BroadcastTiling*": "(BroadcastTiling*)nullptr", "GlobalTensor<T>&": "gt",
+        "DataFormat": "DataFormat::NCDHW", "TransposeType": "TransposeType::TRANSPOSE_ND2ND_021",
+        "const TransDataParams<U, S>&": "tdp"}
 #: required non-type template parameters of a struct / enum reference type: a static object of that type
 NAMED_REFS = {f"const {t}&": f"probe_{t}" for t in (
     "AscendQuantConfig", "AscendDeQuantConfig", "AscendAntiQuantConfig", "QuantizeConfig", "DequantizeConfig",
     "AntiQuantizeConfig", "AscendQuantPolicy", "AscendDeQuantPolicy", "AscendAntiQuantPolicy")}
-PROLOGUE = """#include "kernel_operator.h"
-using namespace AscendC;
-""" + "".join(f"constexpr {t[6:-1]} {v}{{}};\n" for t, v in NAMED_REFS.items()) + """void probe_every_form() {
-        # high-level tensor transforms (hltrans): shape arrays, the kernel tiling pointer, the host platform
-        "const uint32_t*": "&u32", "BroadcastTiling*": "(BroadcastTiling*)nullptr", "GlobalTensor<T>&": "gt",
-        "const platform_ascendc::PlatformAscendC&": "*(platform_ascendc::PlatformAscendC*)nullptr",
-        "DataFormat": "DataFormat::NCDHW", "TensorDataType": "TensorDataType::DT_FLOAT16",
-        "TransposeType": "TransposeType::TRANSPOSE_ND2ND_021", "const TransDataParams<U, S>&": "tdp"}
 #: a required reference template argument (TransData's config): a constexpr object of the prologue
 REF_TARGS = {"const TransDataConfig&": "kProbeTransDataConfig"}
 PROLOGUE = """#include "kernel_operator.h"
 using namespace AscendC;
 static constexpr TransDataConfig kProbeTransDataConfig = {DataFormat::NCDHW, DataFormat::NDC1HWC0};
-void probe_every_form() {
+""" + "".join(f"constexpr {t[6:-1]} {v}{{}};\n" for t, v in NAMED_REFS.items()) + """void probe_every_form() {
     Reg::RegTensor<float> rf, rf2; Reg::RegTensor<uint32_t> ri; Reg::MaskReg mk; Reg::AddrReg ar;
     Reg::UnalignRegForLoad ul; Reg::UnalignRegForStore us; Reg::UnalignReg uu;
     __ubuf__ float* pf = nullptr; __gm__ float* gp = nullptr; uint32_t u32 = 0; uint64_t u64 = 0;
