@@ -118,12 +118,6 @@ def _default(text: str) -> Any:
         return int(text)
     except ValueError:
         pass
-    if "::" in text:                         # an enumerator (AscendC::SortType::RADIX_SORT): its C++ value
-        from toolkit.asc import enums
-        scope, member = text.rsplit("::", 1)
-        for _, ns, name, cls, _ in enums.ENUMS:
-            if scope in (f"{ns}::{name}", name) and member in cls.__members__:
-                return enums.cpp_value(cls.__members__[member], list(cls).index(cls.__members__[member]))
     return None                              # T(0): a template field, compared as 0 below
 
 
@@ -137,9 +131,12 @@ def struct_problems() -> list[str]:
             out.append(f"{s.name}: Python fields {names} != C++ fields {[f.name for f in s.fields]}")
             continue
         for py_field, c_field in zip(fields, s.fields):
+            if isinstance(py_field.default, Enum):   # an enumerator default (AscendC::SortType::RADIX_SORT)
+                if c_field.default.rsplit("::", 1)[-1] != py_field.default.name:
+                    out.append(f"{s.name}.{c_field.name}: Python default {py_field.default!r} != C++ {c_field.default}")
+                continue
             want = _default(c_field.default)
-            have = py_field.default.value if isinstance(py_field.default, Enum) else py_field.default
-            if have != (0 if want is None else want):
+            if py_field.default != (0 if want is None else want):
                 out.append(f"{s.name}.{c_field.name}: Python default {py_field.default!r} != C++ {c_field.default}")
     return out
 
