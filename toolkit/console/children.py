@@ -30,6 +30,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from typing import Callable, Iterable, Iterator
 
@@ -44,6 +45,10 @@ _READ = 1 << 16
 
 _subreaper_pid: int | None = None
 _live: dict[int, "Owned"] = {}
+#: held while a child is started and registered, and while a tree is found and killed: the threads of one
+#: process (two programs built and run at a time) must not see each other's just-started child as an
+#: unowned orphan and kill it
+_spawn_lock = threading.RLock()
 
 
 class Deadline:
@@ -128,9 +133,13 @@ def kill_tree(roots: Iterable[int], spare: Iterable[int] = ()) -> set[int]:
     adopted as subreaper (its children not in ``spare`` and not owned by another :class:`Owned`). Each
     round freezes what it finds (SIGSTOP) so nothing forks between finding and killing. Returns every pid
     killed: the roots are for their owners to reap, the others for :func:`reap` once the roots are."""
-    roots = set(roots)
+    with _spawn_lock:
+        return _kill_tree(set(roots), set(spare))
+
+
+def _kill_tree(roots: set[int], spare: set[int]) -> set[int]:
     me = os.getpid()
-    keep = set(spare) | {p for p, o in _live.items() if p not in roots}
+    keep = spare | {p for p in _live if p not in roots}
     found: set[int] = set()
     for _ in range(50):
         table = proc_table()
@@ -184,7 +193,7 @@ class Owned:
                  keep: tuple[str, ...] | None = None):
         become_subreaper()
         self.limit = limit
-        with held_signals():
+        with held_signals(), _spawn_lock:
             table = proc_table() or {}
             self._before = children_of(os.getpid(), table)
             self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
