@@ -316,7 +316,9 @@ FLASH_APIS = [
         form(*tded("T1", "T2"), _NZ, tnamed("stepSizeMode", "uint8_t", "0"), local("softMaxRes", "T1"),
              local("maxTensor", "T2"), scalar("from", "const uint32_t"), scalar("to", "const T1", "T1"), _INFO,
              ret="bool"),
-        dtypes=("half", "float"), doc="SoftMax接口/AdjustSoftMaxRes.md"),
+        dtypes=("half", "float"), doc="SoftMax接口/AdjustSoftMaxRes.md",
+        note="algorithm: the page's rule (a row whose max equals `from` gets `to` in every element), per row by "
+             "scalar reads of the max and Duplicate"),
     _fsize("GetSoftMaxFlashMaxTmpSize", _DTS, scalar("isUpdate", "const bool"), _REUSE_ARG, page=_V1P),
     _fsize("GetSoftMaxFlashMinTmpSize", _DTS, scalar("isUpdate", "const bool"), _REUSE_ARG, page=_V1P),
     _fsize("GetSoftMaxFlashV2MaxTmpSize", *_V2_SIZE, page=_V2P),

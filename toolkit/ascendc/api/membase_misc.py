@@ -138,7 +138,9 @@ APIS = [
              scalar("sortedNum", "uint32_t*"), scalar("validBit", "uint16_t"), scalar("repeatTime", "const int32_t"),
              hand=_HAND.format(why="the count arrays: the flattened form, then GetMrgSortResult into sortedNum"),
              doc="高阶API/排序操作/MrgSort-93.md"),
-        opcodes=("RV_VMRGSORT", *LOOP), dtypes=dt("half float"), doc="排序组合（ISASI）/MrgSort.md"),
+        opcodes=("RV_VMRGSORT", *LOOP), dtypes=dt("half float"), doc="排序组合（ISASI）/MrgSort.md",
+        note="high-level form: algorithm: the basic MrgSort of the listed queues, then GetMrgSortResult into "
+             "sortedNum"),
     api(FAMILY, "GetMrgSortResult", MB.GetMrgSortResult, form(*(sref(f"mrgSortList{k}", "uint16_t") for k in range(1, 5))),
         doc="排序组合（ISASI）/GetMrgSortResult.md"),
     api(FAMILY, "SetMaskCount", MB.SetMaskCount, form(), doc=f"{_M}/SetMaskCount.md"),

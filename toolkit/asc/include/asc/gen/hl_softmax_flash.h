@@ -76,7 +76,7 @@ void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanT
     c.tnamed(1585868100, (long long)(isUpdate)); c.tnamed(638063034, (long long)(isDataFormatNZ)); __asc::put_local(c, dstTensor); __asc::put_local(c, meanTensor); __asc::put_local(c, expSumTensor); __asc::put_local(c, maxTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, expMaxTensor); __asc::put_local(c, inMeanTensor); __asc::put_local(c, inExpSumTensor); __asc::put_local(c, inMaxTensor); __asc::put_local(c, sharedTmpBuffer); __asc::put(c, tiling); __asc::put(c, params);
     c.go();
 }
-// AscendC::AdjustSoftMaxRes (高阶API/激活函数/SoftMax接口/AdjustSoftMaxRes.md)
+// AscendC::AdjustSoftMaxRes: algorithm: the page's rule (a row whose max equals `from` gets `to` in every element), per row by scalar reads of the max and Duplicate (高阶API/激活函数/SoftMax接口/AdjustSoftMaxRes.md)
 template <class T1, class T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
 bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor, const uint32_t from, const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo = {}, ASC_SLP) {
     ASC_CALL(440561411, "AscendC::AdjustSoftMaxRes");

@@ -221,7 +221,7 @@ void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
     __asc::put_local(c, dst); __asc::put_local(c, src0); __asc::put_local(c, src1); c.num(repeatTime);
     c.go();
 }
-// AscendC::MrgSort (基础API/Memory矢量计算/排序组合（ISASI）/MrgSort.md)
+// AscendC::MrgSort: high-level form: algorithm: the basic MrgSort of the listed queues, then GetMrgSortResult into sortedNum (基础API/Memory矢量计算/排序组合（ISASI）/MrgSort.md)
 template <class T>
 void MrgSort(const LocalTensor<T>& dst, const LocalTensor<T>& src1, const LocalTensor<T>& src2, const LocalTensor<T>& src3, const LocalTensor<T>& src4, uint16_t elementLength0, uint16_t elementLength1, uint16_t elementLength2, uint16_t elementLength3, bool ifExhaustedSuspension, uint16_t validBit, uint16_t repeatTimes, ASC_SLP) {
     ASC_CALL(1949529244, "AscendC::MrgSort");
