@@ -99,3 +99,16 @@ def test_api_json_without_a_path_goes_to_stdout(capsys):
     assert main(["api", "--json", "--missing"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["in_scope"] == data["implemented"] + data["missing"]
+
+
+def test_every_form_of_a_catalogued_name_names_a_catalog_page():
+    """A definition's doc page (the API's or a form's) is a page of the catalog, so the coverage credits it
+    (a misspelt page, e.g. ``Xor接口/Xor.md`` for ``Xor-82.md``, silently credited nothing)."""
+    from toolkit.ascendc.catalog import names, store
+    from toolkit.cli.api_command import form_pages
+    entries = store.load()
+    pages = {p for e in entries for p in e["pages"]}
+    known = {names.key(e["name"]) for e in entries}
+    bad = sorted({(n, d) for n, fp in form_pages().items() if names.key(n) in known
+                  for d in fp.values() if d not in pages})
+    assert not bad, bad

@@ -197,7 +197,8 @@ LOGIC = [
     _power(),
     _bitwise("BitwiseAnd", "and"), _bitwise("BitwiseOr", "or"), _bitwise("BitwiseXor", "xor"),
     _bitwise("BitwiseNot", "not", unary_=True),
-    std("Xor", head=BIN, dtypes=("int16_t", "uint16_t"), note="And / Or / Not: (a | b) & ~(a & b)"),
+    std("Xor", head=BIN, dtypes=("int16_t", "uint16_t"), note="And / Or / Not: (a | b) & ~(a & b)",
+        page="Xor接口/Xor-82.md"),
     _logical("LogicalAnd"), _logical("LogicalOr"), _logical("LogicalXor"), _logical("LogicalNot", unary_=True),
     _logical_s("LogicalAnds"), _logical_s("LogicalOrs"),
     _classify("IsNan"), _classify("IsInf"), _classify("IsFinite", cfg=False),
@@ -230,6 +231,10 @@ def _factor_body(short: str) -> str:
     return f"maxLiveNodeCount = (uint32_t)({nb} / typeSize); extraBuffer = 0;"
 
 
+#: APIs whose host queries are documented on another API's pages
+_QUERY_PAGE_OF = {"Log2": "Log", "Log10": "Log"}
+
+
 def host(short: str) -> list:
     """Get<short>MaxMinTmpSize and Get<short>TmpBufferFactorSize: the plain forms, the forms led by a
     PlatformAscendC and (Sin, Cos) by the config."""
@@ -240,7 +245,8 @@ def host(short: str) -> list:
     leads: list[tuple] = [(), (PLATFORM,)]
     if short in CONFIG_FIRST:
         leads.append((struct("config", CONFIG_FIRST[short]),))
-    page = f"{short}接口/Get{short}MaxMinTmpSize.md"
+    home = _QUERY_PAGE_OF.get(short, short)          # Log2 / Log10: their queries are on Log's pages
+    page = f"{home}接口/Get{home}MaxMinTmpSize.md"
     ign = {(): "", (PLATFORM,): "(void)ascendcPlatform; "}
     mm_forms = [form(*lead, SHAPE, TSIZE, *MAXMIN, ret=ret, native=ign.get(lead, "(void)config; ") + mm + tail)
                 for lead in leads]
@@ -248,7 +254,7 @@ def host(short: str) -> list:
     note = "temporary space: the API's working tensors (toolkit.ascendc.highlevel.math.RULES)"
     return [api(FAMILY, f"Get{short}MaxMinTmpSize", None, *mm_forms, doc=page, note=note),
             api(FAMILY, f"Get{short}TmpBufferFactorSize", None, *fa_forms,
-                doc=f"{short}接口/Get{short}TmpBufferFactorSize.md", note=note)]
+                doc=f"{home}接口/Get{home}TmpBufferFactorSize.md", note=note)]
 
 
 #: bytes per element of the integer Power (toolkit.ascendc.highlevel.math_intpow.RULE)
