@@ -116,7 +116,10 @@ def _grid(dt: np.dtype) -> tuple[np.ndarray, np.ndarray, float]:
     mags, cs = mags[order], cs[order]
     uniq = np.concatenate(([True], np.diff(mags) > 0))
     mags, cs = mags[uniq], cs[uniq]
-    return mags, cs, mags[-1] + (mags[-1] - mags[-2])
+    # the overflow step: where the Inf / NaN code would sit as a finite value (e5m2: 2**16, e4m3fn: 480);
+    # for hifloat8 the Inf code S.11.0111.1 reads as 1.5 * 2**15, so values from 1.25 * 2**15 overflow
+    step = 1.5 * 2.0 ** 15 if dt == HIF8 else mags[-1] + (mags[-1] - mags[-2])
+    return mags, cs, step
 
 
 def _specials(dt: np.dtype) -> tuple[int | None, int | None, int]:
@@ -125,6 +128,8 @@ def _specials(dt: np.dtype) -> tuple[int | None, int | None, int]:
     inf = np.flatnonzero(np.isposinf(t))
     nan = np.flatnonzero(np.isnan(t))
     sign = 0 if dt == FP8_E8M0 else (8 if dt in PACKED4 else 0x80)
+    if dt == FP8_E5M2:
+        nan = np.array([0x7E])            # the quiet NaN (top mantissa bit set, the page's qNaN) of e5m2
     return (int(inf[0]) if inf.size else None), (int(nan[0]) if nan.size else None), sign
 
 

@@ -1,0 +1,106 @@
+"""MemBase ``Cast`` between the 8- / 4-bit types of Ascend 950 and half / float / bfloat16_t / int16_t (the
+Cast page's Ascend 950 table; values and rounding from :mod:`toolkit.ascendc.lowfloat`).
+
+* fp8_e4m3fn_t / fp8_e5m2_t -> float (exact), float -> fp8 (CAST_RINT);
+* hifloat8_t -> half / float (exact), half / float -> hifloat8_t (CAST_ROUND: nearest, ties away from zero;
+  CAST_HYBRID, the hardware's stochastic rounding, is modelled as CAST_ROUND: assumed, no random source);
+* fp4x2_e2m1_t / fp4x2_e1m2_t -> bfloat16_t (exact), bfloat16_t -> fp4 (RINT / FLOOR / CEIL / ROUND / TRUNC,
+  saturating: fp4 has no Inf / NaN, NaN -> 0);
+* int4b_t -> int16_t / half / bfloat16_t (exact), int16_t -> int4b_t (saturating), half -> int4b_t (the round
+  mode, saturating; NaN -> 0).
+
+Overflow of float -> fp8 / hifloat8 follows the machine setting ``float_to_bf16_overflow`` (CTRL[48], api-facts
+8: saturate, or keep Inf / NaN). A 4-bit operand's count is in 4-bit elements and must be even (the page's
+rule for int4b_t); the 4-bit forms run as pairs: each byte of the packed side meets two elements of the wide
+side (one element twice as wide), so the VF streams are those of the wide type. The level-0 form takes the
+8-bit types; with a 4-bit type it is refused (not modelled: the page's bit-pair mask rule).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from toolkit.ascendc import lowfloat as lf
+from toolkit.ascendc.dtypes import BF16
+from toolkit.ascendc.regbase.types import RoundMode
+from toolkit.ascendc.tensor import LocalTensor
+
+R = RoundMode
+F16, F32, I16 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int16)
+_DIRECTED = frozenset({R.CAST_RINT, R.CAST_FLOOR, R.CAST_CEIL, R.CAST_ROUND, R.CAST_TRUNC})
+_NONE = frozenset({R.CAST_NONE})
+_HIF = frozenset({R.CAST_ROUND, R.CAST_HYBRID})
+
+#: (src, dst) -> round modes of the page's Ascend 950 table for the 8- / 4-bit types
+ALLOWED_LOW: dict[tuple[np.dtype, np.dtype], frozenset] = {
+    (lf.INT4B, I16): _NONE, (lf.INT4B, F16): _NONE, (lf.INT4B, BF16): _NONE,
+    (lf.FP4X2_E2M1, BF16): _NONE, (lf.FP4X2_E1M2, BF16): _NONE,
+    (lf.HIF8, F16): _NONE, (lf.HIF8, F32): _NONE, (lf.FP8_E5M2, F32): _NONE, (lf.FP8_E4M3FN, F32): _NONE,
+    (I16, lf.INT4B): _NONE, (F16, lf.INT4B): _DIRECTED, (F16, lf.HIF8): _HIF,
+    (BF16, lf.FP4X2_E2M1): _DIRECTED, (BF16, lf.FP4X2_E1M2): _DIRECTED,
+    (F32, lf.HIF8): _HIF, (F32, lf.FP8_E5M2): frozenset({R.CAST_RINT}), (F32, lf.FP8_E4M3FN): frozenset({R.CAST_RINT}),
+}
+
+
+def codes(v: np.ndarray) -> np.ndarray:
+    """The bytes of an array of a low type (uint8, same shape)."""
+    return np.ascontiguousarray(v).view(np.uint8)
+
+
+def _mode_name(mode: RoundMode) -> str:
+    return "ROUND" if mode == R.CAST_HYBRID else ("RINT" if mode == R.CAST_NONE else mode.name[5:])
+
+
+def _to_int4(x: np.ndarray, mode: RoundMode) -> np.ndarray:
+    """4-bit two's-complement codes of ``x`` (integers saturate; floats round with ``mode``, NaN -> 0)."""
+    x64 = x.astype(np.float64)
+    if x.dtype.kind == "f":
+        name = _mode_name(mode)
+        r = {"FLOOR": np.floor, "CEIL": np.ceil, "TRUNC": np.trunc,
+             "ROUND": lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5)}.get(name, np.rint)(x64)
+        x64 = np.where(np.isnan(r), 0.0, r)
+    return (np.clip(x64, -8, 7).astype(np.int64) & 0xF).astype(np.uint8)
+
+
+def encode_values(x: np.ndarray, dst: np.dtype, mode: RoundMode, overflow: str) -> np.ndarray:
+    """Element codes (uint8; 4-bit codes for the packed types) of ``x`` in ``dst``."""
+    if dst == lf.INT4B:
+        return _to_int4(x, mode)
+    return lf.encode(x.astype(np.float64), dst, _mode_name(mode), saturate=overflow == "saturate")
+
+
+def decode_values(c: np.ndarray, src: np.dtype, dst: np.dtype) -> np.ndarray:
+    """``dst`` values of element codes ``c`` of ``src`` (every listed conversion out of a low type is exact)."""
+    v = lf.decode(c, src)
+    return v.astype(F32).astype(BF16) if dst == BF16 else v.astype(dst)
+
+
+def pair_views(dst: LocalTensor, src: LocalTensor, count: int) -> tuple[LocalTensor, LocalTensor, int]:
+    """The packed side as bytes and the wide side as elements twice as wide: ``count // 2`` of each."""
+    def view(t: LocalTensor, dt: np.dtype) -> LocalTensor:
+        return LocalTensor(t.addr, dt, t.count * t.dtype.itemsize // dt.itemsize, t.position, t.slot)
+    wide = src if dst.dtype in lf.PACKED4 else dst
+    pair = np.dtype(f"u{2 * wide.dtype.itemsize}")
+    d = view(dst, np.dtype(np.uint8) if dst.dtype in lf.PACKED4 else pair)
+    s = view(src, np.dtype(np.uint8) if src.dtype in lf.PACKED4 else pair)
+    return d, s, count // 2
+
+
+def packed_fn(sdt: np.dtype, ddt: np.dtype, mode: RoundMode, overflow: str, first: str):
+    """The compute of a packed pair view (see :func:`pair_views`): source array -> destination array."""
+    if ddt in lf.PACKED4:
+        def to_packed(v: list) -> np.ndarray:
+            x = np.ascontiguousarray(v[0]).view(sdt)          # (rows, 2n) wide elements
+            return lf.pack4(encode_values(x, ddt, mode, overflow), first)
+        return to_packed
+
+    def from_packed(v: list) -> np.ndarray:
+        c = lf.unpack4(np.ascontiguousarray(v[0]), first)     # (rows, 2n) 4-bit codes
+        return np.ascontiguousarray(decode_values(c, sdt, ddt)).view(np.dtype(f"u{2 * ddt.itemsize}"))
+    return from_packed
+
+
+def byte_fn(sdt: np.dtype, ddt: np.dtype, mode: RoundMode, overflow: str):
+    """The compute of an 8-bit conversion: source array -> destination array (of the dtype of dst)."""
+    if lf.is_low(ddt):
+        return lambda v: encode_values(v[0], ddt, mode, overflow).view(ddt)
+    return lambda v: decode_values(codes(v[0]), sdt, ddt)
