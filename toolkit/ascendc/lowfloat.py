@@ -191,3 +191,76 @@ def pack4(c: np.ndarray, first: str = "low_first") -> np.ndarray:
     c = np.asarray(c, dtype=np.uint8) & 0xF
     a, b = c[..., 0::2], c[..., 1::2]
     return ((a | (b << 4)) if first == "low_first" else ((a << 4) | b)).astype(np.uint8)
+
+
+def hif8_hybrid(x: np.ndarray, saturate: bool = False) -> np.ndarray:
+    """hifloat8 codes of float32 / half ``x`` under CAST_HYBRID, the Reg Cast page's bit rule: where the result
+    keeps few mantissa bits (|Ev| in [4, 15], the subnormal range Ev in [-23, -16]) it rounds up when the 14
+    (half: 2) bits from the first dropped bit down are >= the source's own lowest 14 bits (half: {bit 0, 1});
+    elsewhere (|Ev| <= 3) it rounds half away from zero, as CAST_ROUND. Half subnormal sources (below the rule's
+    exponent range) round as CAST_ROUND (assumed)."""
+    x = np.asarray(x)
+    f32 = x.dtype == np.float32
+    u = x.view(np.uint32 if f32 else np.uint16).astype(np.int64)
+    man = 23 if f32 else 10
+    ev = ((u >> man) & (0xFF if f32 else 0x1F)) - (127 if f32 else 15)
+    x64 = x.astype(np.float64)
+    base = encode(x64, HIF8, "ROUND", saturate)
+    down = encode(x64, HIF8, "TRUNC", saturate)
+    up_code = encode(np.abs(x64), HIF8, "CEIL", saturate)
+    up_code = np.where(np.signbit(x64) & (up_code != 0), up_code | 0x80, up_code)
+    mb = np.where(np.abs(ev) <= 7, 2, 1)                          # mantissa bits kept for |Ev| in [4, 15]
+    ta = np.where(ev < -15, man - 1, man - 1 - mb)                # the first dropped bit
+    if f32:
+        width, thr = 14, u & 0x3FFF
+    else:
+        width, thr = 2, ((u & 1) << 1) | 1
+    lo_shift = np.maximum(ta - width + 1, 0)
+    frac = (u >> lo_shift) & ((1 << width) - 1)
+    frac = np.where(ev == -23, (1 << (width - 1)) | ((u >> (man - width + 1)) & ((1 << (width - 1)) - 1)), frac)
+    hybrid = ((np.abs(ev) >= 4) & (np.abs(ev) <= 15)) | ((ev >= -23) & (ev <= -16))
+    if not f32:
+        hybrid &= ev > -15
+    chosen = np.where(frac >= thr, up_code, down)
+    return np.where(hybrid & np.isfinite(x64), chosen, base).astype(np.uint8)
+
+
+def e8m0_from_bf16(bits: np.ndarray) -> np.ndarray:
+    """fp8_e8m0_t codes of bfloat16 bit patterns (Reg Cast page): the exponent field, sign and mantissa
+    dropped (the data-type page's definition); +-Inf -> 0xFE (the largest), NaN -> 0xFF."""
+    b = np.asarray(bits).astype(np.int64)
+    e = (b >> 7) & 0xFF
+    nan = (e == 0xFF) & ((b & 0x7F) != 0)
+    return np.where(nan, 0xFF, np.where(e == 0xFF, 0xFE, e)).astype(np.uint8)
+
+
+def to_int4(x: np.ndarray, mode: str = "RINT") -> np.ndarray:
+    """4-bit two's-complement codes of ``x`` (integers saturate; floats round with ``mode``, NaN -> 0)."""
+    x64 = np.asarray(x).astype(np.float64)
+    if np.asarray(x).dtype.kind != "i":
+        r = {"FLOOR": np.floor, "CEIL": np.ceil, "TRUNC": np.trunc,
+             "ROUND": lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5)}.get(mode, np.rint)(x64)
+        x64 = np.where(np.isnan(r), 0.0, r)
+    return (np.clip(x64, -8, 7).astype(np.int64) & 0xF).astype(np.uint8)
+
+
+def encode_from(x: np.ndarray, dst: np.dtype, mode: str, saturate: bool) -> np.ndarray:
+    """Element codes (uint8; 4-bit codes for the packed types) of the half / float / bfloat16 / int16 array
+    ``x`` converted to ``dst`` with round mode ``mode`` (NONE / UNKNOWN = RINT; HYBRID for hifloat8)."""
+    if dst in (INT4B, INT4X2):
+        return to_int4(x, mode)
+    if dst == HIF8 and mode == "HYBRID":
+        return hif8_hybrid(x if x.dtype in (np.float32, np.float16) else x.astype(np.float32), saturate)
+    if dst == FP8_E8M0:
+        return e8m0_from_bf16(np.asarray(x).astype(ml_dtypes.bfloat16).view(np.uint16))
+    mode = "RINT" if mode in ("NONE", "UNKNOWN", "ODD") else mode
+    return encode(np.asarray(x).astype(np.float64), dst, mode, saturate)
+
+
+def decode_to(c: np.ndarray, src: np.dtype, dst: np.dtype) -> np.ndarray:
+    """``dst`` values of element codes ``c`` of ``src`` (every documented conversion out of a low type is
+    exact: the values fit the wider type)."""
+    v = decode(c, src)
+    if dst == np.dtype(ml_dtypes.bfloat16):
+        return v.astype(np.float32).astype(dst)
+    return v.astype(dst)

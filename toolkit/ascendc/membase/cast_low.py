@@ -3,7 +3,8 @@ Cast page's Ascend 950 table; values and rounding from :mod:`toolkit.ascendc.low
 
 * fp8_e4m3fn_t / fp8_e5m2_t -> float (exact), float -> fp8 (CAST_RINT);
 * hifloat8_t -> half / float (exact), half / float -> hifloat8_t (CAST_ROUND: nearest, ties away from zero;
-  CAST_HYBRID, the hardware's stochastic rounding, is modelled as CAST_ROUND: assumed, no random source);
+  CAST_HYBRID: the Reg Cast page's bit rule, :func:`toolkit.ascendc.lowfloat.hif8_hybrid`, assumed to be
+  the MemBase one too);
 * fp4x2_e2m1_t / fp4x2_e1m2_t -> bfloat16_t (exact), bfloat16_t -> fp4 (RINT / FLOOR / CEIL / ROUND / TRUNC,
   saturating: fp4 has no Inf / NaN, NaN -> 0);
 * int4b_t -> int16_t / half / bfloat16_t (exact), int16_t -> int4b_t (saturating), half -> int4b_t (the round
@@ -47,31 +48,16 @@ def codes(v: np.ndarray) -> np.ndarray:
 
 
 def _mode_name(mode: RoundMode) -> str:
-    return "ROUND" if mode == R.CAST_HYBRID else ("RINT" if mode == R.CAST_NONE else mode.name[5:])
-
-
-def _to_int4(x: np.ndarray, mode: RoundMode) -> np.ndarray:
-    """4-bit two's-complement codes of ``x`` (integers saturate; floats round with ``mode``, NaN -> 0)."""
-    x64 = x.astype(np.float64)
-    if x.dtype.kind == "f":
-        name = _mode_name(mode)
-        r = {"FLOOR": np.floor, "CEIL": np.ceil, "TRUNC": np.trunc,
-             "ROUND": lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5)}.get(name, np.rint)(x64)
-        x64 = np.where(np.isnan(r), 0.0, r)
-    return (np.clip(x64, -8, 7).astype(np.int64) & 0xF).astype(np.uint8)
+    return "RINT" if mode == R.CAST_NONE else mode.name[5:]
 
 
 def encode_values(x: np.ndarray, dst: np.dtype, mode: RoundMode, overflow: str) -> np.ndarray:
     """Element codes (uint8; 4-bit codes for the packed types) of ``x`` in ``dst``."""
-    if dst == lf.INT4B:
-        return _to_int4(x, mode)
-    return lf.encode(x.astype(np.float64), dst, _mode_name(mode), saturate=overflow == "saturate")
+    return lf.encode_from(x, dst, _mode_name(mode), overflow == "saturate")
 
 
 def decode_values(c: np.ndarray, src: np.dtype, dst: np.dtype) -> np.ndarray:
-    """``dst`` values of element codes ``c`` of ``src`` (every listed conversion out of a low type is exact)."""
-    v = lf.decode(c, src)
-    return v.astype(F32).astype(BF16) if dst == BF16 else v.astype(dst)
+    return lf.decode_to(c, src, dst)
 
 
 def pair_views(dst: LocalTensor, src: LocalTensor, count: int) -> tuple[LocalTensor, LocalTensor, int]:
