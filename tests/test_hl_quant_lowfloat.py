@@ -122,3 +122,43 @@ def test_lowfloat_asc_program_passes(tmp_path):
     run_ = build_and_run(HERE / "lowfloat.asc", cache=tmp_path / "cache")
     assert run_.failure is None and run_.exit_status == 0, (run_.failure, run_.stdout, run_.stderr)
     assert "PASS" in run_.stdout
+
+
+def _fp4_case(rng, rows, n, dst):
+    codes = rng.integers(0, 16, rows * n).astype(np.uint8)
+    src = L.pack4(codes).view(L.FP4X2_E2M1)
+    return codes, src
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("dst", [F16, BF16])
+def test_ascend_antiquant_float4_e8m0_scale(transpose, dst):
+    rng = np.random.default_rng(14)
+    rows, n = 64, 64
+    codes, src = _fp4_case(rng, rows, n, dst)
+    shape = (rows, n // 32) if transpose else (rows // 32, n)
+    e = rng.integers(120, 135, shape).astype(np.uint8)
+    k = n if transpose else rows
+    y, res = run(lambda a, s, o, t: QN.AscendAntiQuant(o, a, s, t, k, isTranspose=transpose),
+                 [src, e.view(L.FP8_E8M0).ravel()], dst, rows * n)
+    assert not msgs(res)
+    i, j = np.meshgrid(np.arange(rows), np.arange(n), indexing="ij")
+    sc = 2.0 ** (e.astype(np.float64) - 127)
+    sc = sc[i, j // 32] if transpose else sc[i // 32, j]
+    want = (L.table(L.FP4X2_E2M1)[codes].reshape(rows, n) * sc).astype(F32).astype(dst)
+    np.testing.assert_array_equal(y.reshape(rows, n).astype(F32), want.astype(F32))
+
+
+def test_antiquantize_per_group_float4():
+    rng = np.random.default_rng(15)
+    m, n, g = 4, 128, 64
+    codes = rng.integers(0, 16, m * n).astype(np.uint8)
+    src = L.pack4(codes).view(L.FP4X2_E1M2)
+    e = rng.integers(125, 131, (m, n // g)).astype(np.uint8)
+    cfg = _cfg(QC.GROUP, False, R.CAST_RINT, 1)
+    y, res = run(lambda a, s, of, o, t: QN.AntiQuantize(o, a, s, of, QC.AntiQuantizeParams(m, n, g), config=cfg),
+                 [src, e.view(L.FP8_E8M0).ravel(), e.view(L.FP8_E8M0).ravel()], BF16, m * n)
+    assert not msgs(res)
+    sc = 2.0 ** (e.astype(np.float64) - 127)
+    want = L.table(L.FP4X2_E1M2)[codes].reshape(m, n) * np.repeat(sc, g, axis=1)
+    np.testing.assert_array_equal(y.reshape(m, n).astype(np.float64), want.astype(F32).astype(BF16).astype(np.float64))

@@ -3,9 +3,8 @@ Quantize / Dequantize / AntiQuantize, their parameter structs and host-side temp
 kernels are ``toolkit/ascendc/highlevel/{quant,dequant,antiquant}.py`` (MemBase calls row by row); the
 configuration structs are hand-written (``include/asc/highlevel_quant.h``), each packed into one int for
 the bridge. The 8- and 4-bit float element types (``asc/bytetypes.h``, ``toolkit/ascendc/lowfloat.py``):
-fp8_e4m3fn_t / fp8_e5m2_t / hifloat8_t outputs and sources and fp4x2_* PER_GROUP outputs run
-(``highlevel/quant_low.py``); the float4 AscendAntiQuant / AntiQuantize forms (fp4x2 source, fp8_e8m0_t
-scale) are refused with a diagnostic."""
+fp8_e4m3fn_t / fp8_e5m2_t / hifloat8_t outputs and sources, fp4x2_* PER_GROUP outputs and the float4
+AscendAntiQuant / AntiQuantize forms (fp4x2 source, fp8_e8m0_t scale) run (``highlevel/quant_low.py``)."""
 from __future__ import annotations
 
 import dataclasses
@@ -169,7 +168,8 @@ def _ascend_antiquant():
                doc="AscendAntiQuant.md",
                note="int8 sources; PER_CHANNEL / PER_TENSOR: half dst in half (Cast, Add, Mul in dst), bf16 dst in "
                     "float; no shapeInfo: [1, N] / [N, size / N] assumed; PER_TOKEN / PER_GROUP: " + _ROWS +
-                    "; fp8 / hifloat8 sources widened exactly; the float4 forms (fp8_e8m0_t scale) are refused")
+                    "; fp8 / hifloat8 sources widened exactly; float4 forms: fp4 -> bf16 -> float x 2**(E - 127) "
+                    "(the e8m0 scale shifted into a float exponent), CAST_RINT to dst")
 
 
 # -- Quantize / Dequantize / AntiQuantize ----------------------------------------------------------------------
@@ -236,6 +236,6 @@ APIS = [
     _unified("Dequantize", QN.Dequantize, "DequantizeConfig", "DequantizeParams", False,
              "offset reserved (not applied); an uint64_t scale: the float in its low 32 bits"),
     _unified("AntiQuantize", QN.AntiQuantize, "AntiQuantizeConfig", "AntiQuantizeParams", False,
-             "(src + offset) x scale; int8 / fp8 / hifloat8 sources (the float4 forms are refused)"),
+             "(src + offset) x scale; int8 / fp8 / hifloat8 sources; fp4 PER_GROUP: x 2**(E - 127) (e8m0 scale)"),
     *HOST_APIS,
 ]

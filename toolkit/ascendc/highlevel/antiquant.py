@@ -11,8 +11,9 @@ bf16). Without shapeInfo (or zeros) the offset / scale shape is assumed to be [1
 AscendAntiQuant PER_TOKEN / PER_GROUP and AntiQuantize (every policy): float rows, (src + offset) x scale,
 cast to dstT with CAST_RINT (assumed: float arithmetic, the pages give none). Sources int8_t, fp8_e4m3fn_t,
 fp8_e5m2_t, hifloat8_t (widened exactly by the Cast pairs fp8 -> float, hifloat8 -> float / half; a half dst
-of an fp8 source takes the float rows: the Cast table has no fp8 -> half). The float4 PER_GROUP forms
-(fp4x2 source, fp8_e8m0_t scale) are refused (not modelled yet)."""
+of an fp8 source takes the float rows: the Cast table has no fp8 -> half). The float4 PER_GROUP form (fp4x2
+source, fp8_e8m0_t scale, groups of 32) and the PER_GROUP float4 scene of the AscendAntiQuantParam form and
+AntiQuantize (groupSize, kDim; offset not used): :func:`.quant_low.fp4_rows`."""
 from __future__ import annotations
 
 from typing import Any
@@ -24,7 +25,7 @@ from toolkit.ascendc.membase.params import RoundMode
 from toolkit.ascendc.tensor import LocalTensor
 
 from . import quant_common as Q
-from .quant_low import B8_IN
+from .quant_low import B8_IN, FP4_OUT, anti_fp4, fp4_rows
 from .quant_common import F16
 
 _DST = ("half", "bfloat16_t", "float")
@@ -42,6 +43,11 @@ def anti_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg
               derived_group: bool = False) -> None:
     """dst = dstT((float(src) + offset) * scale), row by row (``derived_group``: AscendAntiQuant's PER_CHANNEL
     group, from the shapes rather than a groupSize parameter)."""
+    if type_name(src.dtype) in FP4_OUT and cfg.policy == Q.GROUP:      # the float4 scene: fp8_e8m0_t scale
+        along_rows = (int(cfg.kDim) == 0) != bool(cfg.isTranspose)
+        if Q.check_types(api, "dstTensor", dst, ("half", "bfloat16_t")):
+            fp4_rows(api, dst, src, scale, tmp, m, n, Q.group_size(api, cfg.policy, group), along_rows)
+        return
     if not (Q.check_types(api, "dstTensor", dst, _DST) and Q.check_types(api, "srcTensor", src, B8_IN)):
         return
     table = Q.ANTI_CHANNEL if cfg.policy in (Q.TENSOR, Q.CHANNEL) and not derived_group else Q.ANTI_TOKEN
@@ -128,9 +134,12 @@ def _ascend_anti_quant(dst, src, *args: Any, isTranspose: Any = False, config: A
         return
     info = rest.pop() if rest and isinstance(rest[-1], Q.AntiQuantShapeInfo) else None
     k = int(scalar_value(rest.pop()))
-    # the float4 forms: an fp8_e8m0_t scale
-    if not rest or any(isinstance(p, LocalTensor) and type_name(p.dtype) == "fp8_e8m0_t" for p in rest):
-        Q.bad(api, "the float4 PER_GROUP form (fp4x2 source, fp8_e8m0_t scale) is not emulated")
+    # the float4 form: an fp8_e8m0_t scale, groups of 32 (quant_low.anti_fp4)
+    if len(rest) == 1 and isinstance(rest[0], LocalTensor) and type_name(rest[0].dtype) == "fp8_e8m0_t":
+        anti_fp4(api, dst, src, rest[0], tmp, k, bool(int(scalar_value(isTranspose))))
+        return
+    if not rest:
+        Q.bad(api, "no scale operand")
         return
     offset, scale = (rest[0], rest[1]) if len(rest) == 2 else (None, rest[0])
     _channel(api, dst, src, offset, scale, tmp, k, info, bool(int(scalar_value(isTranspose))))

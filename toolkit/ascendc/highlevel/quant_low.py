@@ -12,6 +12,8 @@ rounded twice). A 4-bit row of n elements is n / 2 bytes; its rows must stay 32 
 """
 from __future__ import annotations
 
+import numpy as np
+
 from toolkit.ascendc import lowfloat as lf
 from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dtypes import BF16, type_name
@@ -85,3 +87,51 @@ def fp8_tail(dst: LocalTensor, h: LocalTensor, f: LocalTensor, count: int, mode:
         ln = min(64, count - c)
         MB.Cast(f, h[c], R.CAST_NONE, ln)
         MB.Cast(dst[c], f, R.CAST_RINT, ln)
+
+
+def anti_fp4(api: str, dst: LocalTensor, src: LocalTensor, scale: LocalTensor, tmp, k: int, transpose: bool) -> None:
+    """AscendAntiQuant's float4 PER_GROUP form (groupSize 32): dst[i][j] = scale[i / 32][j] * src[i][j]
+    (isTranspose: scale[i][j / 32]), the fp8_e8m0_t scale 2**(E - 127). Rows: fp4 -> bfloat16 -> float, the scale
+    row's bytes widened to uint32 and shifted into the float exponent field (E = 0, 2**-127, reads as 0 and
+    E = 0xFF, NaN, as Inf there: assumed edge cases), float Mul, CAST_RINT to half / bfloat16 (assumed)."""
+    if not (Q.check_types(api, "dst", dst, ("half", "bfloat16_t")) and Q.check_types(api, "src", src, FP4_OUT)):
+        return
+    total = src.count * 2
+    if k <= 0 or total % k:
+        Q.bad(api, f"k = {k} does not divide the source's {total} fp4 elements")
+        return
+    rows, n = (total // k, k) if transpose else (k, total // k)
+    fp4_rows(api, dst, src, scale, tmp, rows, n, 32, not transpose)
+
+
+def fp4_rows(api: str, dst: LocalTensor, src: LocalTensor, scale: LocalTensor, tmp, rows: int, n: int, group: int,
+             along_rows: bool) -> None:
+    """dst = 2**(E - 127) x src over rows x n (``along_rows``: scale [ceil(rows / group), n], else
+    [rows, ceil(n / group)]); see :func:`anti_fp4`."""
+    if type_name(scale.dtype) != "fp8_e8m0_t":
+        Q.bad(api, f"an fp4 source takes an fp8_e8m0_t scale (got {type_name(scale.dtype)})")
+        return
+    if n % 64 or dst.count < rows * n or src.count * 2 < rows * n:
+        Q.bad(api, f"a row of n = {n} fp4 elements must be 32 B aligned (n % 64 == 0) and dst / src hold {rows * n}")
+        return
+    from .tmpbuf import carve, tmp_buffer
+    need = 2 * Q.align32(4 * n) + 2 * Q.align32(2 * n)
+    buf = tmp_buffer(api, tmp, need)
+    x, off = carve(buf, Q.F32, n, 0)
+    w, off = carve(buf, np.dtype(np.uint32), n, off)
+    b16, off = carve(buf, BF16, n, off)
+    u16 = carve(buf, np.dtype(np.uint16), n, off)[0]
+    width = -(-n // group)
+    for i in range(rows):
+        MB.Cast(b16, src[i * n // 2], R.CAST_NONE, n)
+        MB.Cast(x, b16, R.CAST_NONE, n)
+        if along_rows:
+            MB.Cast(u16, scale[(i // group) * n].ReinterpretCast(np.uint8), R.CAST_NONE, n)
+            MB.Cast(w, u16, R.CAST_NONE, n)
+            MB.ShiftLeft(w, w, 23, n)
+            MB.Mul(x, x, w.ReinterpretCast(Q.F32), n)
+        else:
+            for c in range(0, n, group):
+                e = int(scale.GetValue(i * width + c // group))
+                MB.Muls(x[c], x[c], float("nan") if e == 255 else 2.0 ** (e - 127), min(group, n - c))
+        Q.narrow_float(dst[i * n], x, n)
