@@ -160,3 +160,20 @@ def test_membase_cast_fp4_and_int4_packed(ctx):
     assert list(get(ctx, A, I16, 6)) == [-8, -8, 2, 7, 0, 7]
     with pytest.raises(KernelAbort):
         AscendC.Cast(T(A, I16), T(D, L.INT4B, 3), R.CAST_NONE, 5)           # odd 4-bit count
+
+
+def test_membase_cast_int4_level0_page_example(ctx):
+    """The page's int4b_t example: Cast<int4b_t, half>(dst, src, CAST_CEIL, mask 128, 1, {1, 1, 2, 8})."""
+    x = (np.arange(128) * 0.37 - 20).astype(np.float16)
+    put(ctx, A, x)
+    put(ctx, D, np.full(96, 0xAB, np.uint8))
+    AscendC.Cast(T(D, L.INT4B, 64), T(A, F16), R.CAST_CEIL, 128, 1, UnaryRepeatParams(1, 1, 2, 8))
+    want = L.pack4(L.to_int4(x, "CEIL"))
+    np.testing.assert_array_equal(get(ctx, D, np.uint8, 64), want)
+    assert list(get(ctx, D + 64, np.uint8, 32)) == [0xAB] * 32                 # past the 64 bytes: untouched
+    bits = [0x3, 0]                                                              # elements 0 and 1 only
+    put(ctx, D, np.zeros(64, np.uint8))
+    AscendC.Cast(T(D, L.INT4B, 64), T(A, F16), R.CAST_CEIL, bits, 1, UnaryRepeatParams(1, 1, 2, 8))
+    assert get(ctx, D, np.uint8, 2)[0] == want[0] and get(ctx, D, np.uint8, 2)[1] == 0
+    with pytest.raises(KernelAbort):
+        AscendC.Cast(T(D, L.INT4B, 64), T(A, F16), R.CAST_CEIL, [0x1, 0], 1, UnaryRepeatParams(1, 1, 2, 8))

@@ -215,13 +215,14 @@ def _cast_low(ctx, dst: LocalTensor, src: LocalTensor, mode: RoundMode, form: An
     sdt, ddt = src.dtype, dst.dtype
     opcode = "RV_VCVT_" + ("I" if sdt in (lf.INT4B, I16) else "F") + "2" + ("I" if ddt in (lf.INT4B, I16) else "F")
     if sdt in lf.PACKED4 or ddt in lf.PACKED4:
+        name = f"Cast {type_name(sdt)} -> {type_name(ddt)}"
         if isinstance(form, Level0):
-            ctx.report("BAD_PARAMETER", f"Cast {type_name(sdt)} -> {type_name(ddt)}: the level-0 form with a "
-                       f"4-bit type is not modelled (use the count form)")
-        if form % 2:
-            ctx.report("BAD_PARAMETER", f"Cast {type_name(sdt)} -> {type_name(ddt)}: a 4-bit operand needs an "
-                       f"even count (got {form})")
-        d, s, n = cast_low.pair_views(dst, src, form)
+            d, s, _ = cast_low.pair_views(dst, src, 0)
+            n = cast_low.pair_level0(ctx, name, form)
+        else:
+            if form % 2:
+                ctx.report("BAD_PARAMETER", f"{name}: a 4-bit operand needs an even count (got {form})")
+            d, s, n = cast_low.pair_views(dst, src, form)
         load, store = _dists(s.dtype.itemsize, d.dtype.itemsize)
         fn = cast_low.packed_fn(sdt, ddt, mode, overflow, lf.order(ctx.machine))
         run(ctx, "Cast", opcode, d, (s,), fn, n, load=load, store=store)

@@ -13,8 +13,8 @@ Cast page's Ascend 950 table; values and rounding from :mod:`toolkit.ascendc.low
 Overflow of float -> fp8 / hifloat8 follows the machine setting ``float_to_bf16_overflow`` (CTRL[48], api-facts
 8: saturate, or keep Inf / NaN). A 4-bit operand's count is in 4-bit elements and must be even (the page's
 rule for int4b_t); the 4-bit forms run as pairs: each byte of the packed side meets two elements of the wide
-side (one element twice as wide), so the VF streams are those of the wide type. The level-0 form takes the
-8-bit types; with a 4-bit type it is refused (not modelled: the page's bit-pair mask rule).
+side (one element twice as wide), so the VF streams are those of the wide type; the level-0 form too, its
+mask halved to the pairs (:func:`pair_level0`).
 """
 from __future__ import annotations
 
@@ -90,3 +90,30 @@ def byte_fn(sdt: np.dtype, ddt: np.dtype, mode: RoundMode, overflow: str):
     if lf.is_low(ddt):
         return lambda v: encode_values(v[0], ddt, mode, overflow).view(ddt)
     return lambda v: decode_values(codes(v[0]), sdt, ddt)
+
+
+def pair_level0(ctx, name: str, form):
+    """The level-0 form of a 4-bit Cast on the pair views: the mask over the 128 b16 lanes of a repeat becomes
+    one over its 64 pairs (continuous: n / 2, n even; bit mode: bit 2p, bits 2p and 2p + 1 equal: the page's
+    rule for int4b_t). Strides are 32 B blocks on both views, unchanged. Counter mode / isSetMask = false: not
+    modelled (a diagnostic)."""
+    from toolkit.ascendc.dtypes import scalar_value
+
+    from .elementwise import Level0
+    if form.state.counter or not form.isSetMask:
+        ctx.report("BAD_PARAMETER", f"{name}: a 4-bit level-0 Cast under counter mode / isSetMask = false is not "
+                   f"modelled")
+    m = form.mask
+    if isinstance(m, (list, tuple, np.ndarray)):
+        words = [int(scalar_value(w)) & ((1 << 64) - 1) for w in m] + [0]
+        bits = words[0] | (words[1] << 64)
+        pairs = [(bits >> 2 * p) & 3 for p in range(64)]
+        if any(v in (1, 2) for v in pairs):
+            ctx.report("BAD_PARAMETER", f"{name}: a 4-bit bit-mode mask sets both bits of a pair or neither")
+        new = [sum(1 << p for p, v in enumerate(pairs) if v), 0]
+    else:
+        n = int(scalar_value(m))
+        if n % 2:
+            ctx.report("BAD_PARAMETER", f"{name}: a 4-bit continuous mask must be even (got {n})")
+        new = n // 2
+    return Level0(new, form.repeat, form.strides, True, form.state)
