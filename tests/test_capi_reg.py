@@ -308,9 +308,13 @@ def test_same_type_roundings(ctx, name, fn, dt):
     exact(out, fn(x.astype(F64)))
 
 
-def test_the_byte_float_conversions_are_refused(ctx):
-    with pytest.raises(NotImplementedError, match="not emulated"):
-        C.asc_float2e4m3_rn(None, None, None)
+def test_the_byte_float_conversions_run(ctx):
+    """asc_float2e4m3_rn: Reg::Cast to fp8_e4m3fn_t (lowfloat), element j in byte 4 j (part ZERO)."""
+    import ml_dtypes
+    from toolkit.ascendc import lowfloat
+    x = _sample(F32)
+    out, = run(ctx, lambda r, o: C.asc_float2e4m3_rn(o[0], r[0], full(F32)), [x], [F32], [lowfloat.FP8_E4M3FN])
+    exact(out.view(np.uint8)[0::4], x.astype(ml_dtypes.float8_e4m3fn).view(np.uint8))
 
 
 # -- moves, masks, address registers ------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 from toolkit.ascendc import api as apidefs
-from toolkit.ascendc import dtypes
+from toolkit.ascendc import dtypes, lowfloat
 from toolkit.ascendc.dtypes import BF16, CScalar, TemplateValue
 from toolkit.ascendc.pipe import TPosition
 from toolkit.ascendc.regbase import types as rt
@@ -42,10 +42,15 @@ DTYPES: dict[int, np.dtype] = {1: np.dtype(np.int8), 2: np.dtype(np.uint8), 3: n
                                4: np.dtype(np.uint16), 5: np.dtype(np.int32), 6: np.dtype(np.uint32),
                                7: np.dtype(np.int64), 8: np.dtype(np.uint64), 9: np.dtype(np.float16),
                                10: BF16, 11: np.dtype(np.float32), 12: np.dtype(np.float64),
-                               13: np.dtype(np.uint8)}
+                               13: np.dtype(np.uint8),
+                               # the 8- / 4-bit types (asc/bytetypes.h; toolkit.ascendc.lowfloat)
+                               14: lowfloat.FP8_E4M3FN, 15: lowfloat.FP8_E5M2, 16: lowfloat.FP8_E8M0,
+                               17: lowfloat.HIF8, 18: lowfloat.FP4X2_E2M1, 19: lowfloat.FP4X2_E1M2,
+                               20: lowfloat.INT4X2, 21: lowfloat.INT4B}
 CSCALARS: dict[int, type[CScalar]] = {1: dtypes.int8_t, 2: dtypes.uint8_t, 3: dtypes.int16_t, 4: dtypes.uint16_t,
                                       5: dtypes.int32_t, 6: dtypes.uint32_t, 7: dtypes.int64_t, 8: dtypes.uint64_t,
-                                      9: dtypes.half, 10: dtypes.bfloat16_t, 11: dtypes.float32_t}
+                                      9: dtypes.half, 10: dtypes.bfloat16_t, 11: dtypes.float32_t,
+                                      **{k: dtypes.uint8_t for k in range(14, 22)}}
 #: struct id -> the Python class built from the fields (ids and fields from the API definitions)
 STRUCTS: dict[int, Callable] = {s.id: s.py for s in apidefs.STRUCTS.values()}
 #: stable id -> name of every named template parameter (``isSetMask``, ...) of the definitions

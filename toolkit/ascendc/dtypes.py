@@ -16,6 +16,8 @@ from typing import Any, ClassVar, NamedTuple
 import ml_dtypes
 import numpy as np
 
+from . import lowfloat as _lf
+
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
@@ -30,6 +32,8 @@ class CScalar:
 
     @classmethod
     def _wrap(cls, v: Any) -> Any:
+        if cls.dtype.names:                                  # hifloat8 / packed 4-bit: the byte's bits
+            return int(v) & 0xFF
         if cls.dtype.kind in "iu":
             bits = cls.dtype.itemsize * 8
             v = int(v) & ((1 << bits) - 1)
@@ -90,6 +94,15 @@ uint64_t = _ctype("uint64_t", np.uint64)
 half = _ctype("half", np.float16)
 bfloat16_t = _ctype("bfloat16_t", BF16)
 float32_t = _ctype("float32_t", np.float32)
+# the 8- / 4-bit types of Ascend 950 (toolkit.ascendc.lowfloat: storage, decoding and encoding)
+fp8_e4m3fn_t = _ctype("fp8_e4m3fn_t", _lf.FP8_E4M3FN)
+fp8_e5m2_t = _ctype("fp8_e5m2_t", _lf.FP8_E5M2)
+fp8_e8m0_t = _ctype("fp8_e8m0_t", _lf.FP8_E8M0)
+hifloat8_t = _ctype("hifloat8_t", _lf.HIF8)
+fp4x2_e2m1_t = _ctype("fp4x2_e2m1_t", _lf.FP4X2_E2M1)
+fp4x2_e1m2_t = _ctype("fp4x2_e1m2_t", _lf.FP4X2_E1M2)
+int4x2_t = _ctype("int4x2_t", _lf.INT4X2)
+int4b_t = _ctype("int4b_t", _lf.INT4B)
 
 
 def np_dtype(t: Any) -> np.dtype:
@@ -108,6 +121,8 @@ def np_dtype(t: Any) -> np.dtype:
 def type_name(dt: np.dtype) -> str:
     """C spelling of a numpy dtype, for messages."""
     names = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t"}
+    if dt in _lf.NAMES:
+        return _lf.NAMES[dt]
     return names.get(dt.name, dt.name + "_t")
 
 

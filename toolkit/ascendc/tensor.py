@@ -14,6 +14,7 @@ from toolkit.record.diagnostics import kernel_frame
 from toolkit.record.events import ScalarOp, shared
 
 from .dtypes import np_dtype, scalar_value
+from .lowfloat import is_low
 from .memory import GmBuffer
 
 
@@ -142,14 +143,16 @@ class LocalTensor:
         ctx.ub.check(addr, n, "GetValue")
         ctx.ub.require_defined(addr, n, "GetValue")
         ctx.emit(shared(ScalarOp, "ub_read", n, kernel_frame()))
-        return _tag(ctx.ub.view(addr, n).view(self.dtype)[0].item(), "ub_read")
+        view = ctx.ub.view(addr, n)          # the 8- / 4-bit types: the byte's bits (a byte container, as in C++)
+        return _tag((view if is_low(self.dtype) else view.view(self.dtype))[0].item(), "ub_read")
 
     def SetValue(self, index: Any, value: Any) -> None:
         ctx = current()
         i = int(scalar_value(index))
         addr = self.addr + i * self.dtype.itemsize
         ctx.ub.check(addr, self.dtype.itemsize, "SetValue")
-        raw = np.array([scalar_value(value)], dtype=self.dtype).view(np.uint8)
+        dt = np.dtype(np.uint8) if is_low(self.dtype) else self.dtype
+        raw = np.array([scalar_value(value)], dtype=dt).view(np.uint8)
         ctx.ub.write(addr, raw)
         ctx.emit(shared(ScalarOp, "ub_write", self.dtype.itemsize, kernel_frame()))
 

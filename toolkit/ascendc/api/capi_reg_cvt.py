@@ -2,8 +2,7 @@
 each ``Reg::Cast`` with the CastTrait its name spells (``toolkit/ascendc/capi_reg/convert.py`` holds the
 grammar and the page table), and the same-type roundings ``asc_rint`` ... (``Reg::Truncate``). One exact
 prototype per name, as the pages give it (the four ``asc_float2int32_<round>`` names also have the scalar
-form of C-API/scalar_compute, ``int32_t (float)``); the fp8 / fp4 / hifloat8 / int4 names compile and are refused
-when called (the Reg API does not emulate those types)."""
+form of C-API/scalar_compute, ``int32_t (float)``); the fp8 / fp4 / hifloat8 / int4 names run as Reg::Cast does."""
 from __future__ import annotations
 
 from toolkit.ascendc import capi_reg

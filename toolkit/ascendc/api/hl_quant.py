@@ -2,9 +2,9 @@
 Quantize / Dequantize / AntiQuantize, their parameter structs and host-side temporary-size queries. The
 kernels are ``toolkit/ascendc/highlevel/{quant,dequant,antiquant}.py`` (MemBase calls row by row); the
 configuration structs are hand-written (``include/asc/highlevel_quant.h``), each packed into one int for
-the bridge. The 8- and 4-bit float element types (fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t, fp4x2_*, and the
-fp8_e8m0_t scale of the float4 AscendAntiQuant forms) are declared (``asc/bytetypes.h``) and not emulated: a
-call on them is refused with a diagnostic."""
+the bridge. The 8- and 4-bit float element types (``asc/bytetypes.h``, ``toolkit/ascendc/lowfloat.py``):
+fp8_e4m3fn_t / fp8_e5m2_t / hifloat8_t outputs and sources, fp4x2_* PER_GROUP outputs and the float4
+AscendAntiQuant / AntiQuantize forms (fp4x2 source, fp8_e8m0_t scale) run (``highlevel/quant_low.py``)."""
 from __future__ import annotations
 
 import dataclasses
@@ -117,7 +117,8 @@ def _ascend_quant():
                note="int8 output; PER_TENSOR / PER_CHANNEL: the page's half steps (a float / bf16 source to half, Muls / Mul, Adds / Add, Cast "
                     "CAST_RINT); PER_TOKEN / PER_GROUP: " + _ROWS + "; float -> half CAST_ODD -> int8 with roundMode "
                     "(one rounding); the sharedTmpBuffer of the PER_TOKEN / PER_GROUP forms is reserved (unused); "
-                    "fp8 / hifloat8 / fp4 outputs not emulated")
+                    "fp8 / hifloat8 outputs (fp4 in PER_GROUP): float -> the type in one Cast (fp4 through bf16), "
+                    "algorithm: assumed (the int8 formula with the output type changed)")
 
 
 # -- AscendDequant -----------------------------------------------------------------------------------------
@@ -167,7 +168,8 @@ def _ascend_antiquant():
                doc="AscendAntiQuant.md",
                note="int8 sources; PER_CHANNEL / PER_TENSOR: half dst in half (Cast, Add, Mul in dst), bf16 dst in "
                     "float; no shapeInfo: [1, N] / [N, size / N] assumed; PER_TOKEN / PER_GROUP: " + _ROWS +
-                    "; the float4 forms (fp8_e8m0_t scale) are declared and refused (not emulated)")
+                    "; fp8 / hifloat8 sources widened exactly; float4 forms: fp4 -> bf16 -> float x 2**(E - 127) "
+                    "(the e8m0 scale shifted into a float exponent), CAST_RINT to dst")
 
 
 # -- Quantize / Dequantize / AntiQuantize ----------------------------------------------------------------------
@@ -230,10 +232,10 @@ APIS = [
     _ascend_antiquant(),
     _unified("Quantize", QN.Quantize, "QuantizeConfig", "QuantizeParams", True,
              "float -> half CAST_ODD -> int8 with roundMode (one rounding; unsupported modes fall back to CAST_RINT); "
-             "fp8 / hifloat8 / fp4 outputs not emulated"),
+             "fp8 / hifloat8 / fp4 (PER_GROUP) outputs as AscendQuant's"),
     _unified("Dequantize", QN.Dequantize, "DequantizeConfig", "DequantizeParams", False,
              "offset reserved (not applied); an uint64_t scale: the float in its low 32 bits"),
     _unified("AntiQuantize", QN.AntiQuantize, "AntiQuantizeConfig", "AntiQuantizeParams", False,
-             "(src + offset) x scale; int8 sources only (fp8 / hifloat8 / fp4 not emulated)"),
+             "(src + offset) x scale; int8 / fp8 / hifloat8 sources; fp4 PER_GROUP: x 2**(E - 127) (e8m0 scale)"),
     *HOST_APIS,
 ]

@@ -54,7 +54,10 @@ APIS = [
         form(*tded("T", "U"), scalar("bVal", "T"), ret="U", hand=_SCALAR_CAST,
              doc="基础API/标量计算/Cast（多类型转float）.md"),
         opcodes=(*_CVT, *LOOP), dtypes=dt("int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float "
-                                          "int64_t double"), doc="类型转换/Cast.md"),
+                                          "int64_t double int4b_t hifloat8_t fp8_e5m2_t fp8_e4m3fn_t fp4x2_e2m1_t "
+                                          "fp4x2_e1m2_t"), doc="类型转换/Cast.md",
+        note="the 8- / 4-bit pairs: membase/cast_low.py (4-bit: byte pairs, even counts / paired mask bits; "
+             "CAST_HYBRID by the Reg page's bit rule)"),
     api(FAMILY, "Truncate", MB.Truncate, form(ttype("T", None), tenum("roundMode", "RoundMode"), local("dst"), local("src"),
                                               scalar("count", "uint32_t")),
         opcodes=("RV_VTRC", *LOOP), dtypes=dt("half float bfloat16_t"), doc="类型转换/Truncate(ISASI).md"),

@@ -150,8 +150,11 @@ APIS = [
              mask()),
         opcodes=("RV_VCVT_F2F", "RV_VCVT_F2I", "RV_VCVT_I2F", "RV_VCVT_I2I", "RV_VSEL"),
         dtypes=("int8_t", "uint8_t", "int16_t", "uint16_t", "half", "bfloat16_t", "int32_t", "uint32_t", "float",
-                "int64_t"), doc="类型转换/Cast.md",
-        note="every documented pair of these types, layouts, rounding and saturation modes; fp8/fp4/hif8/int4 are not emulated"),
+                "int64_t", "fp8_e4m3fn_t", "fp8_e5m2_t", "fp8_e8m0_t", "hifloat8_t", "fp4x2_e2m1_t", "fp4x2_e1m2_t",
+                "int4x2_t"), doc="类型转换/Cast.md",
+        note="every documented pair of these types, layouts, rounding and saturation modes; the 8- / 4-bit types "
+             "(regbase/cast_low.py): 4-bit as byte pairs (element order: packed4_order), hifloat8 HYBRID by the "
+             "page's bit rule"),
     api(FAMILY, "Truncate", Reg.Truncate,
         form(_T, tenum("roundMode", "RoundMode", "CAST_NONE"), _MODE, tded("R"), reg("dstReg"), reg("srcReg"), mask()),
         opcodes=("RV_VTRC", "RV_VSEL"), dtypes=("half", "bfloat16_t", "float"), doc="类型转换/Truncate.md"),

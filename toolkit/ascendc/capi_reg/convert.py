@@ -6,8 +6,8 @@ CAST_FLOOR, ru = CAST_CEIL, rz = CAST_TRUNC, ro = CAST_ODD, rh = CAST_HYBRID, no
 default. ``_sat`` = SatMode::SAT; on a page with ``_sat`` names the others are SatMode::NO_SAT, elsewhere
 UNKNOWN (the control register decides; see regbase/cast.py). ``_v<k>``: the part of the wider register the
 narrow elements come from or go to, RegLayout ZERO (no suffix) .. THREE (``_v4``); a 1:1 conversion has no
-part (UNKNOWN). The 4- and 8-bit float and int4 conversions (fp8, fp4, hifloat8, int4x2) are declared but
-refused when called: the Reg API has no host element type for them."""
+part (UNKNOWN). The 4- and 8-bit float and int4 conversions (fp8, fp4, hifloat8, int4x2) run as the Reg
+Cast does them (toolkit/ascendc/regbase/cast_low.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -35,7 +35,8 @@ TYPES = {"float": "float", "half": "half", "bfloat16": "bfloat16_t", "int8": "in
          "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t",
          "e4m3": "fp8_e4m3fn_t", "e5m2": "fp8_e5m2_t", "hif8": "hifloat8_t",
          "e1m2x2": "fp4x2_e1m2_t", "e2m1x2": "fp4x2_e2m1_t", "int4x2": "int4x2_t"}
-NOT_EMULATED = frozenset({"e4m3", "e5m2", "hif8", "e1m2x2", "e2m1x2", "int4x2"})
+#: element types whose conversions are refused: none since the 8- / 4-bit types are host element types
+NOT_EMULATED: frozenset = frozenset()
 
 #: (src, dst, rounds, has _sat names, parts, page): one page of the reference each
 PAGES: list[tuple] = [

@@ -9,9 +9,11 @@ bf16). Without shapeInfo (or zeros) the offset / scale shape is assumed to be [1
 [N, size / N] (transposed): our LocalTensor carries no ShapeInfo.
 
 AscendAntiQuant PER_TOKEN / PER_GROUP and AntiQuantize (every policy): float rows, (src + offset) x scale,
-cast to dstT with CAST_RINT (assumed: float arithmetic, the pages give none). int8 sources only: the fp8 /
-hifloat8 / fp4 sources and the fp8_e8m0_t scale forms are declared and refused (not emulated: a byte-type
-tensor reaches Python as uint8, so the element-type checks refuse it)."""
+cast to dstT with CAST_RINT (assumed: float arithmetic, the pages give none). Sources int8_t, fp8_e4m3fn_t,
+fp8_e5m2_t, hifloat8_t (widened exactly by the Cast pairs fp8 -> float, hifloat8 -> float / half; a half dst
+of an fp8 source takes the float rows: the Cast table has no fp8 -> half). The float4 PER_GROUP form (fp4x2
+source, fp8_e8m0_t scale, groups of 32) and the PER_GROUP float4 scene of the AscendAntiQuantParam form and
+AntiQuantize (groupSize, kDim; offset not used): :func:`.quant_low.fp4_rows`."""
 from __future__ import annotations
 
 from typing import Any
@@ -23,6 +25,7 @@ from toolkit.ascendc.membase.params import RoundMode
 from toolkit.ascendc.tensor import LocalTensor
 
 from . import quant_common as Q
+from .quant_low import B8_IN, FP4_OUT, anti_fp4, fp4_rows
 from .quant_common import F16
 
 _DST = ("half", "bfloat16_t", "float")
@@ -40,7 +43,12 @@ def anti_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg
               derived_group: bool = False) -> None:
     """dst = dstT((float(src) + offset) * scale), row by row (``derived_group``: AscendAntiQuant's PER_CHANNEL
     group, from the shapes rather than a groupSize parameter)."""
-    if not (Q.check_types(api, "dstTensor", dst, _DST) and Q.check_types(api, "srcTensor", src, ("int8_t",))):
+    if type_name(src.dtype) in FP4_OUT and cfg.policy == Q.GROUP:      # the float4 scene: fp8_e8m0_t scale
+        along_rows = (int(cfg.kDim) == 0) != bool(cfg.isTranspose)
+        if Q.check_types(api, "dstTensor", dst, ("half", "bfloat16_t")):
+            fp4_rows(api, dst, src, scale, tmp, m, n, Q.group_size(api, cfg.policy, group), along_rows)
+        return
+    if not (Q.check_types(api, "dstTensor", dst, _DST) and Q.check_types(api, "srcTensor", src, B8_IN)):
         return
     table = Q.ANTI_CHANNEL if cfg.policy in (Q.TENSOR, Q.CHANNEL) and not derived_group else Q.ANTI_TOKEN
     for what, t in (("scale", scale), ("offset", offset if cfg.hasOffset else None)):
@@ -83,7 +91,7 @@ def _half_rows(dst, src, offset, scale, m: int, n: int, cfg: Q.QuantCfg, group: 
 
 
 def _channel(api: str, dst, src, offset, scale, tmp, k: int, info: Q.AntiQuantShapeInfo | None, transpose: bool):
-    if not (Q.check_types(api, "dst", dst, ("half", "bfloat16_t")) and Q.check_types(api, "src", src, ("int8_t",))):
+    if not (Q.check_types(api, "dst", dst, ("half", "bfloat16_t")) and Q.check_types(api, "src", src, B8_IN)):
         return
     for what, t in (("offset", offset), ("scale", scale)):
         if isinstance(t, LocalTensor) and t.dtype != dst.dtype:
@@ -101,7 +109,7 @@ def _channel(api: str, dst, src, offset, scale, tmp, k: int, info: Q.AntiQuantSh
             h, w = (rows, scale.count // rows) if transpose else (1, scale.count)
         group = max(n // max(w, 1), 1) if transpose else max(rows // max(h, 1), 1)
     cfg = Q.QuantCfg(policy=Q.GROUP if isinstance(scale, LocalTensor) else Q.TENSOR, isTranspose=transpose, kDim=0)
-    if dst.dtype == F16:
+    if dst.dtype == F16 and type_name(src.dtype) in ("int8_t", "hifloat8_t"):
         if Q.apart(api, Q.extent("dst", dst, total), Q.extent("src", src, total)):
             _half_rows(dst, src, offset, scale, rows, n, cfg, group)
         return
@@ -126,9 +134,12 @@ def _ascend_anti_quant(dst, src, *args: Any, isTranspose: Any = False, config: A
         return
     info = rest.pop() if rest and isinstance(rest[-1], Q.AntiQuantShapeInfo) else None
     k = int(scalar_value(rest.pop()))
-    # the float4 forms: an fp8_e8m0_t scale arrives as a byte tensor (taken for the buffer when it is alone)
-    if not rest or any(isinstance(p, LocalTensor) and p.dtype == Q.U8 for p in rest):
-        Q.bad(api, "the float4 PER_GROUP form (fp4x2 source, fp8_e8m0_t scale) is not emulated")
+    # the float4 form: an fp8_e8m0_t scale, groups of 32 (quant_low.anti_fp4)
+    if len(rest) == 1 and isinstance(rest[0], LocalTensor) and type_name(rest[0].dtype) == "fp8_e8m0_t":
+        anti_fp4(api, dst, src, rest[0], tmp, k, bool(int(scalar_value(isTranspose))))
+        return
+    if not rest:
+        Q.bad(api, "no scale operand")
         return
     offset, scale = (rest[0], rest[1]) if len(rest) == 2 else (None, rest[0])
     _channel(api, dst, src, offset, scale, tmp, k, info, bool(int(scalar_value(isTranspose))))

@@ -10,7 +10,8 @@ give no precision): source and scale / offset widened to float, x * scale (+ off
 with CAST_ODD and half -> int8 with the configured round mode. Round-to-odd keeps the sticky bit, so the two
 steps round the float value exactly once (half has 3 fraction bits left below 256, every larger value
 saturates). A round mode int8 does not support falls back to CAST_RINT, as the pages say. The 8- and 4-bit
-float outputs (fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t, fp4x2_*) are not emulated (a diagnostic)."""
+float outputs (fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t; fp4x2_* in PER_GROUP): :mod:`.quant_low` (the half path
+ends half -> hifloat8, or half -> float -> fp8 through 256 B more of the temporary buffer)."""
 from __future__ import annotations
 
 from typing import Any
@@ -22,6 +23,7 @@ from toolkit.ascendc.membase.params import RoundMode
 from toolkit.ascendc.tensor import LocalTensor
 
 from . import quant_common as Q
+from . import quant_low as QL
 from .antiquant import (AntiQuantize, AscendAntiQuant, GetAntiQuantizeMaxMinTmpSize,  # noqa: F401 (namespace)
                         GetAntiQuantizeTmpBufferFactorSize, GetAscendAntiQuantMaxMinTmpSize,
                         GetAscendAntiQuantMaxTmpSize, GetAscendAntiQuantMinTmpSize,
@@ -43,10 +45,11 @@ def _split(args: tuple) -> tuple[LocalTensor | None, list]:
 
 
 # -- AscendQuant PER_TENSOR / PER_CHANNEL (half arithmetic) ----------------------------------------------------
-def half_need(src_dtype, count: int, sc: int) -> int:
-    """Bytes of the half path: the half values, plus half copies of a float / bfloat16 scale / offset tensor."""
+def half_need(src_dtype, count: int, sc: int, fp8_out: bool = False) -> int:
+    """Bytes of the half path: the half values, plus half copies of a float / bfloat16 scale / offset tensor
+    (``fp8_out``: plus a 64-float scratch for the half -> float -> fp8 step)."""
     extra = 2 * Q.align32(2 * max(sc, 1)) if src_dtype != F16 and sc else 0
-    return Q.align32(2 * max(count, 1)) + extra
+    return Q.align32(2 * max(count, 1)) + extra + (256 if fp8_out else 0)
 
 
 def _as_half(dst_h: LocalTensor, t: LocalTensor, n: int) -> LocalTensor:
@@ -62,7 +65,8 @@ def _quant_half(api: str, dst, src, tmp, scale, offset, sc: int, count: int) -> 
     if sc and (count % sc or sc % 32):
         Q.bad(api, f"calCount {count} must be a multiple of scaleCount {sc}, itself a multiple of 32")
         return
-    need = half_need(src.dtype, count, sc)
+    fp8_out = dst.dtype in (QL.lf.FP8_E4M3FN, QL.lf.FP8_E5M2)
+    need = half_need(src.dtype, count, sc, fp8_out)
     if not Q.apart(api, ("sharedTmpBuffer", tmp, need), Q.extent("dstTensor", dst, count),
                    Q.extent("srcTensor", src, count), Q.extent("scaleTensor", scale, sc),
                    Q.extent("offsetTensor", offset, sc)):
@@ -86,19 +90,25 @@ def _quant_half(api: str, dst, src, tmp, scale, offset, sc: int, count: int) -> 
     else:
         MB.Muls(h, xs, float(scalar_value(scale)), count)
         MB.Adds(h, h, float(scalar_value(offset)), count)
+    if QL.is_low(dst):
+        f = carve(buf, F32, 64, need - 256)[0] if fp8_out else None
+        QL.fp8_tail(dst, h, f, count, RoundMode.CAST_ROUND)
+        return
     MB.Cast(dst, h, RoundMode.CAST_RINT, count)
 
 
 # -- the float row path (PER_TOKEN / PER_GROUP, Quantize) ----------------------------------------------------
 def quant_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg, group: int, tmp) -> None:
-    if not (Q.check_types(api, "dstTensor", dst, ("int8_t",)) and Q.check_types(api, "srcTensor", src, _SRC)):
+    if not (Q.check_types(api, "dstTensor", dst, QL.out_types(cfg.policy)) and
+            Q.check_types(api, "srcTensor", src, _SRC)):
         return
     for what, p in (("scale", scale), ("offset", offset if cfg.hasOffset else None)):
         if not Q.check_combo(api, f"srcTensor, {what}", (src, p), Q.QUANT_SRC_SCALE):
             return
-    if not Q.check_rows(api, m, n, dst, src):
+    packed = dst.dtype in QL.lf.PACKED4
+    if not (Q.check_rows(api, m, n, *((src,) if packed else (dst, src))) and QL.check_fp4(api, dst, src, scale, m, n)):
         return
-    ops = (Q.extent("dstTensor", dst, m * n), Q.extent("srcTensor", src, m * n))
+    ops = (Q.extent("dstTensor", dst, m * n // (2 if packed else 1)), Q.extent("srcTensor", src, m * n))
     if not Q.apart(api, ("sharedTmpBuffer", tmp, Q.row_bytes(n)), *ops) or (
             api == "Quantize" and not Q.apart(api, *ops)):     # AscendQuant: src and dst may be one buffer
         return
@@ -118,6 +128,9 @@ def quant_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCf
             Q.apply(MB.Mul, MB.Muls, rows.x, segs)
         if op is not None:
             Q.apply(MB.Add, MB.Adds, rows.x, op.segments(i))
+        if QL.is_low(dst):
+            QL.store_row(dst, i, n, rows.x, rows.h, cfg.roundMode)
+            continue
         MB.Cast(rows.h, rows.x, RoundMode.CAST_ODD, n)
         MB.Cast(dst[i * n], rows.h, mode, n)
 
@@ -140,8 +153,7 @@ def _ascend_quant(dst, src, *args: Any, config: Any = None, policy: Any = None) 
         m = min(int(para.m), int(para.calCount) // max(int(para.n), 1))
         quant_rows(api, dst, src, rest[0], rest[1], m, int(para.n), cfg, int(para.groupSize), None)
         return
-    if not (Q.check_types(api, "dstTensor", dst, ("int8_t",)) and Q.check_types(api, "srcTensor", src,
-                                                                               _SRC)):
+    if not (Q.check_types(api, "dstTensor", dst, QL.B8_OUT) and Q.check_types(api, "srcTensor", src, _SRC)):
         return
     scale, offset, counts = rest[0], rest[1], [int(scalar_value(v)) for v in rest[2:]]
     if isinstance(scale, LocalTensor):
@@ -188,13 +200,14 @@ def GetAscendQuantMaxMinTmpSize(srcShape, typeSize, maxValue, minValue) -> None:
     """The half path over the whole shape; a float source: plus half copies of scale and offset (both values).
     typeSize 2: the minimum is a half source's, the maximum covers a bfloat16 one (its half copies too)."""
     count = srcShape.GetShapeSize()
-    maxValue.value = half_need(F32, count, count)
+    maxValue.value = half_need(F32, count, count, True)         # an fp8 dstT: + the 256 B float scratch
     minValue.value = half_need(F32 if _ts(typeSize) == 4 else F16, count, count)
 
 
 def GetAscendQuantTmpBufferFactorSize(maxLiveNodeCount, extraBuf) -> None:
-    """An upper bound of the half path for either source type: 3 x count x typeSize + 96 B."""
-    maxLiveNodeCount.value, extraBuf.value = 3, 96
+    """An upper bound of the half path for either source type: 3 x count x typeSize + 96 B (+ 256 B: the float
+    scratch of an fp8 dstT)."""
+    maxLiveNodeCount.value, extraBuf.value = 3, 96 + 256
 
 
 def GetQuantizeMaxMinTmpSize(srcShape, typeSize, maxValue, minValue) -> None:

@@ -144,8 +144,7 @@ def bad(api: str, message: str) -> None:
 def check_types(api: str, what: str, t: LocalTensor | None, allowed: tuple[str, ...]) -> bool:
     if t is None or type_name(t.dtype) in allowed:
         return True
-    bad(api, f"{what} element type {type_name(t.dtype)} is not one of {', '.join(allowed)} (the page's table; "
-             f"the 8- and 4-bit float types are not emulated)")
+    bad(api, f"{what} element type {type_name(t.dtype)} is not one of {', '.join(allowed)} (the page's table)")
     return False
 
 
@@ -169,8 +168,7 @@ def check_combo(api: str, names: str, ts: tuple, allowed: frozenset) -> bool:
     if any(all(k is None or k == a for k, a in zip(key, row)) for row in allowed):
         return True
     shown = ", ".join(k or "scalar" for k in key)
-    bad(api, f"({names}) = ({shown}) is not a combination of the page's table (the 8- and 4-bit float types are "
-             f"not emulated)")
+    bad(api, f"({names}) = ({shown}) is not a combination of the page's table")
     return False
 
 

@@ -12,7 +12,8 @@ rounds to an integral value; int32 -> half is the dequantisation ``half(x * DEQS
 round mode ignored). Saturation of float -> bf16/half follows the machine setting
 ``float_to_bf16_overflow``. half -> bf16 converts the value with the round mode (assumed: the
 conversion page's example rounds to an integral value, which the Reg Cast page does not; we follow the
-type semantics). Types not modelled: int4b_t, fp4/fp8/hifloat8, complex.
+type semantics). The 8- / 4-bit types (int4b_t, fp4x2_*, fp8_*, hifloat8_t): :mod:`.cast_low`. Not
+modelled: complex.
 """
 from __future__ import annotations
 
@@ -20,15 +21,17 @@ from typing import Any
 
 import numpy as np
 
+from toolkit.ascendc import lowfloat as lf
 from toolkit.ascendc.dtypes import BF16
 from toolkit.ascendc.numerics import convert, is_floating
 from toolkit.ascendc.regbase.types import RoundMode
 from toolkit.ascendc.tensor import LocalTensor
 from toolkit.engine.runtime import current
 
+from . import cast_low
 from .elementwise import Level0, MemBaseApi, check_dtype, parse_form, run, type_name
 from .params import UnaryRepeatParams
-from .types import F16, F32, F64, I32, dts
+from .types import F16, F32, F64, I16, I32, dts
 
 R = RoundMode
 _DIRECTED = frozenset({R.CAST_RINT, R.CAST_FLOOR, R.CAST_CEIL, R.CAST_ROUND, R.CAST_TRUNC})
@@ -188,7 +191,7 @@ def _cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args: Any,
     """``Cast(dst, src, RoundMode, count)`` or ``Cast(dst, src, RoundMode, mask, repeatTime, UnaryRepeatParams)``."""
     ctx = current()
     sdt, ddt = src.dtype, dst.dtype
-    allowed = ALLOWED.get((sdt, ddt))
+    allowed = ALLOWED.get((sdt, ddt)) or cast_low.ALLOWED_LOW.get((sdt, ddt))
     if allowed is None:
         ctx.report("BAD_PARAMETER", f"Cast {type_name(sdt)} -> {type_name(ddt)} is not a supported type pair on "
                    f"Ascend 950")
@@ -199,10 +202,33 @@ def _cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args: Any,
     if isinstance(form, Level0) and (sdt, ddt) in COUNT_ONLY:
         ctx.report("BAD_PARAMETER", f"Cast {type_name(sdt)} -> {type_name(ddt)}: count form only")
     overflow = ctx.machine.params["numerics"]["float_to_bf16_overflow"]
+    if (sdt, ddt) in cast_low.ALLOWED_LOW:
+        return _cast_low(ctx, dst, src, round_mode, form, overflow)
     load, store = _dists(sdt.itemsize, ddt.itemsize)
     scale = mask_state.deq_scale if mask_state is not None else 1.0
     run(ctx, "Cast", _opcode(sdt, ddt), dst, (src,), lambda v: cast_values(v[0], ddt, round_mode, overflow, scale),
         form, load=load, store=store)
+
+
+def _cast_low(ctx, dst: LocalTensor, src: LocalTensor, mode: RoundMode, form: Any, overflow: str) -> None:
+    """Cast from / to an 8- or 4-bit type (:mod:`.cast_low`)."""
+    sdt, ddt = src.dtype, dst.dtype
+    opcode = "RV_VCVT_" + ("I" if sdt in (lf.INT4B, I16) else "F") + "2" + ("I" if ddt in (lf.INT4B, I16) else "F")
+    if sdt in lf.PACKED4 or ddt in lf.PACKED4:
+        name = f"Cast {type_name(sdt)} -> {type_name(ddt)}"
+        if isinstance(form, Level0):
+            d, s, _ = cast_low.pair_views(dst, src, 0)
+            n = cast_low.pair_level0(ctx, name, form)
+        else:
+            if form % 2:
+                ctx.report("BAD_PARAMETER", f"{name}: a 4-bit operand needs an even count (got {form})")
+            d, s, n = cast_low.pair_views(dst, src, form)
+        load, store = _dists(s.dtype.itemsize, d.dtype.itemsize)
+        fn = cast_low.packed_fn(sdt, ddt, mode, overflow, lf.order(ctx.machine))
+        run(ctx, "Cast", opcode, d, (s,), fn, n, load=load, store=store)
+        return
+    load, store = _dists(sdt.itemsize, ddt.itemsize)
+    run(ctx, "Cast", opcode, dst, (src,), cast_low.byte_fn(sdt, ddt, mode, overflow), form, load=load, store=store)
 
 
 Cast = MemBaseApi(_cast, "Cast")

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.ascendc.dtypes import scalar_value
+from toolkit.ascendc.lowfloat import is_low
 from toolkit.ascendc.numerics import elementwise
 from toolkit.engine.runtime import current
 
@@ -180,7 +181,10 @@ def Duplicate(t: TArgs, dst: RegTensor, value: Any, mask: MaskReg | None = None)
         lane_def = None if ld is None else np.broadcast_to(ld[:, :1], (ld.shape[0], _lanes(w)))
         srcs = (value.id,)
     else:
-        lane0 = dt.type(scalar_value(value))
+        if is_low(dt):                        # an 8- / 4-bit type: the scalar is the byte's bits (C++ container)
+            lane0 = np.array([int(scalar_value(value)) & 0xFF], np.uint8).view(dt)
+        else:
+            lane0 = dt.type(scalar_value(value))
         lane_def, srcs = None, ()
     if mask is None:
         # Unmasked form: an implicit all-true predicate, hoisted to VF entry. Machine setting

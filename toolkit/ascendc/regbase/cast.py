@@ -9,7 +9,7 @@ Saturation: with the documented default control register (CTRL[60] = 1: global m
 is ignored and CTRL[48] / CTRL[59] decide; machine setting ``[numerics] cast_saturation`` = "global" models
 that (float -> int and int -> int saturate, float -> float follows ``float_to_bf16_overflow``); "per_trait"
 honours SatMode (UNKNOWN then falls back to the global rule). Int -> float always saturates (the page).
-The 4/8-bit float and int4 types are not emulated (no element type on the host).
+The 8- / 4-bit types (fp8, hifloat8, e8m0, fp4x2, int4x2): :mod:`.cast_low` (their lanes and values).
 """
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ from toolkit.ascendc.dtypes import BF16
 from toolkit.ascendc.numerics import convert, is_floating
 from toolkit.engine.runtime import current
 
+from toolkit.ascendc import lowfloat as lf
+
+from . import cast_low
 from .rounding import float_to_int, int_to_float, int_to_int
 from .template import TArgs, template
 from .types import VL, CastTrait, MaskMergeMode, MaskReg, RegLayout, RegTensor, RoundMode, SatMode
@@ -32,8 +35,12 @@ def _slots(n: int, r: int, layout: int) -> np.ndarray:
     return np.arange(n) * r + layout
 
 
+def _floatish(dt: np.dtype) -> bool:
+    return is_floating(dt) or (lf.is_low(dt) and dt not in (lf.INT4X2, lf.INT4B))
+
+
 def _opcode(src: np.dtype, dst: np.dtype) -> str:
-    sf, df = is_floating(src), is_floating(dst)
+    sf, df = _floatish(src), _floatish(dst)
     return "RV_VCVT_" + {(True, True): "F2F", (True, False): "F2I", (False, True): "I2F",
                          (False, False): "I2I"}[(sf, df)]
 
@@ -70,6 +77,23 @@ def _round_name(trait: CastTrait, sdt: np.dtype, ddt: np.dtype) -> str:
     return rmode.name.replace("CAST_", "")
 
 
+def _plan(rec, trait: CastTrait, sdt: np.dtype, ddt: np.dtype):
+    """(round name, saturate, the lane conversion, (source, destination) lane dtypes) of one Cast."""
+    if not cast_low.involved(sdt, ddt):
+        rname = _round_name(trait, sdt, ddt)
+        saturate = _saturate(rec, trait, sdt, ddt)
+        return rname, saturate, lambda a: convert_elements(a, ddt, rname, saturate), (sdt, ddt)
+    rmode = trait.roundMode
+    rname = "UNKNOWN" if rmode in (RoundMode.UNKNOWN, RoundMode.CAST_NONE) else rmode.name.replace("CAST_", "")
+    cast_low.check(current().report, sdt, ddt, rname)
+    both_float = _floatish(sdt) and _floatish(ddt)         # fp8 / hifloat8 / fp4 / e8m0: CTRL[48], api-facts 8
+    saturate = _saturate(rec, trait, np.dtype(np.float32) if both_float else sdt, np.dtype(np.float32)
+                         if both_float else ddt)
+    first = lf.order(rec.machine)
+    return rname, saturate, lambda a: cast_low.convert(a, sdt, ddt, rname, saturate, first), \
+        cast_low.lane_types(sdt, ddt)
+
+
 @template
 def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     rec = current_recorder()
@@ -78,31 +102,30 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     trait = t.trait or CastTrait()
     layout = max(trait.layoutMode.value, 0) if trait.layoutMode != RegLayout.UNKNOWN else 0
     mode = trait.mrgMode if trait.mrgMode != MaskMergeMode.UNKNOWN else MaskMergeMode.ZEROING
-    rname = _round_name(trait, sdt, ddt)
-    saturate = _saturate(rec, trait, sdt, ddt)
-    ws, wd = sdt.itemsize, ddt.itemsize
-    x = src.raw.view(sdt)
+    rname, saturate, conv, (sdt_l, ddt_l) = _plan(rec, trait, sdt, ddt)
+    ws, wd = sdt_l.itemsize, ddt_l.itemsize
+    x = src.raw.view(sdt_l)
     sdef = src.lane_defined(ws)
     old_id = dst.id
     if ws < wd:                                   # narrow -> wide: pick slot r*j + layout
         sel = _slots(VL // wd, wd // ws, layout)
-        result = convert_elements(x[:, sel], ddt, rname, saturate)
+        result = conv(x[:, sel])
         active = mask.lanes(ws)[0][:, sel]
         lane_def = None if sdef is None else sdef[:, sel]
-        out_lane = ddt
+        out_lane = ddt_l
     elif ws > wd:                                 # wide -> narrow: write slot r*j + layout of lane j
-        vals = convert_elements(x, ddt, rname, saturate)
+        vals = conv(x)
         active = mask.lanes(ws)[0]
         lane_def = sdef
-        result = np.zeros((vals.shape[0], VL // wd), dtype=ddt)
+        result = np.zeros((vals.shape[0], VL // wd), dtype=ddt_l)
         result[:, _slots(vals.shape[1], ws // wd, layout)] = vals
         result = result.view(np.dtype(f"uint{8 * ws}"))   # handle lanes at the source width
         out_lane = result.dtype
     else:
-        result = convert_elements(x, ddt, rname, saturate)
+        result = conv(x)
         active = mask.lanes(ws)[0]
         lane_def = sdef
-        out_lane = ddt
+        out_lane = ddt_l
     if not bool(active.all()):
         if mode == MaskMergeMode.MERGING:
             result = np.where(active, result, dst.raw.view(out_lane))

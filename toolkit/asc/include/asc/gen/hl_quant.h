@@ -135,7 +135,7 @@ inline void take(const Ret& r, AscendC::AntiQuantShapeInfo& p) {
 }
 }  // namespace __asc
 namespace AscendC {
-// AscendC::AscendQuant: int8 output; PER_TENSOR / PER_CHANNEL: the page's half steps (a float / bf16 source to half, Muls / Mul, Adds / Add, Cast CAST_RINT); PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); float -> half CAST_ODD -> int8 with roundMode (one rounding); the sharedTmpBuffer of the PER_TOKEN / PER_GROUP forms is reserved (unused); fp8 / hifloat8 / fp4 outputs not emulated (高阶API/量化操作/AscendQuant.md)
+// AscendC::AscendQuant: int8 output; PER_TENSOR / PER_CHANNEL: the page's half steps (a float / bf16 source to half, Muls / Mul, Adds / Add, Cast CAST_RINT); PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); float -> half CAST_ODD -> int8 with roundMode (one rounding); the sharedTmpBuffer of the PER_TOKEN / PER_GROUP forms is reserved (unused); fp8 / hifloat8 outputs (fp4 in PER_GROUP): float -> the type in one Cast (fp4 through bf16), algorithm: assumed (the int8 formula with the output type changed) (高阶API/量化操作/AscendQuant.md)
 template <class T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset, const uint32_t calCount, ASC_SLP) {
     ASC_CALL(205834025, "AscendC::AscendQuant");
@@ -365,7 +365,7 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& 
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put(c, para);
     c.go();
 }
-// AscendC::AscendAntiQuant: int8 sources; PER_CHANNEL / PER_TENSOR: half dst in half (Cast, Add, Mul in dst), bf16 dst in float; no shapeInfo: [1, N] / [N, size / N] assumed; PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); the float4 forms (fp8_e8m0_t scale) are declared and refused (not emulated) (高阶API/量化操作/AscendAntiQuant.md)
+// AscendC::AscendAntiQuant: int8 sources; PER_CHANNEL / PER_TENSOR: half dst in half (Cast, Add, Mul in dst), bf16 dst in float; no shapeInfo: [1, N] / [N, size / N] assumed; PER_TOKEN / PER_GROUP: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); fp8 / hifloat8 sources widened exactly; float4 forms: fp4 -> bf16 -> float x 2**(E - 127) (the e8m0 scale shifted into a float exponent), CAST_RINT to dst (高阶API/量化操作/AscendAntiQuant.md)
 template <class InputDataType = void, class OutputDataType = void, bool isTranspose>
 void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src, const LocalTensor<OutputDataType>& offset, const LocalTensor<OutputDataType>& scale, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASC_SLP) {
     ASC_CALL(320788005, "AscendC::AscendAntiQuant");
@@ -426,7 +426,7 @@ void AscendAntiQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); c.tnamed(1321269887, (long long)((int)policy)); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); __asc::put_local(c, scaleTensor); __asc::put_local(c, offsetTensor); __asc::put(c, para);
     c.go();
 }
-// AscendC::Quantize: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); float -> half CAST_ODD -> int8 with roundMode (one rounding; unsupported modes fall back to CAST_RINT); fp8 / hifloat8 / fp4 outputs not emulated (高阶API/量化操作/Quantize.md)
+// AscendC::Quantize: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); float -> half CAST_ODD -> int8 with roundMode (one rounding; unsupported modes fall back to CAST_RINT); fp8 / hifloat8 / fp4 (PER_GROUP) outputs as AscendQuant's (高阶API/量化操作/Quantize.md)
 template <const QuantizeConfig& config, class DstT, class SrcT, class ScaleT, class OffsetT>
 void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<ScaleT>& scale, const LocalTensor<OffsetT>& offset, const QuantizeParams& params, ASC_SLP) {
     ASC_CALL(741501699, "AscendC::Quantize");
@@ -500,7 +500,7 @@ void Dequantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& src
     c.tnamed(603940551, (long long)(__asc::quant_cfg(config))); __asc::put_local(c, dstTensor); __asc::put_local(c, srcTensor); c.num(scale); c.num(offset); __asc::put(c, params);
     c.go();
 }
-// AscendC::AntiQuantize: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); (src + offset) x scale; int8 sources only (fp8 / hifloat8 / fp4 not emulated) (高阶API/量化操作/AntiQuantize.md)
+// AscendC::AntiQuantize: algorithm: assumed (row by row in float: widen, Mul / Muls by the scale, Add / Adds the offset, then narrow; the pages give no precision); (src + offset) x scale; int8 / fp8 / hifloat8 sources; fp4 PER_GROUP: x 2**(E - 127) (e8m0 scale) (高阶API/量化操作/AntiQuantize.md)
 template <const AntiQuantizeConfig& config, class DstT, class SrcT, class ScaleT, class OffsetT>
 void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor, const LocalTensor<ScaleT>& scale, const LocalTensor<OffsetT>& offset, const LocalTensor<uint8_t>& sharedTmpBuffer, const AntiQuantizeParams& params, ASC_SLP) {
     ASC_CALL(1388108259, "AscendC::AntiQuantize");

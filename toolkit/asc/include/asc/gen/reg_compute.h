@@ -308,7 +308,7 @@ void PairReduceElem(R& dstReg, R& srcReg, const MaskReg& mask, ASC_SLP) {
     __asc::put_enum(c, type); __asc::put_ttype<T>(c); __asc::put_enum(c, mode); __asc::put(c, dstReg); __asc::put(c, srcReg); __asc::put(c, mask);
     c.go();
 }
-// AscendC::Reg::Cast: every documented pair of these types, layouts, rounding and saturation modes; fp8/fp4/hif8/int4 are not emulated (基础API/Reg矢量计算/类型转换/Cast.md)
+// AscendC::Reg::Cast: every documented pair of these types, layouts, rounding and saturation modes; the 8- / 4-bit types (regbase/cast_low.py): 4-bit as byte pairs (element order: packed4_order), hifloat8 HYBRID by the page's bit rule (基础API/Reg矢量计算/类型转换/Cast.md)
 template <class D = void, class S = void, const CastTrait& trait = castTrait, class RD, class RS>
 void Cast(RD& dstReg, RS& srcReg, MaskReg& mask, ASC_SLP) {
     ASC_CALL(415426797, "AscendC::Reg::Cast");
