@@ -1,6 +1,15 @@
 """Unrolling as the VF scheduler sees it: the polynomial GeLU micro-kernel (operators/vf_micro) at U1 and
 U4, the copies written interleaved (each statement for every copy) or copy after copy (as a compiler
-unrolling without machine scheduling emits them, which is how the vendor's U>1 rows were built)."""
+unrolling without machine scheduling emits them, which is how the vendor's U>1 rows were built).
+
+Open (issue 22): written copy after copy, the dynamic stream equals U1's but for the iteration marks
+(the records carry value ids, not register names), so every per-instruction resource (issue window,
+physical registers, EXU in-flight cap) gives U4 = U1. Per-iteration limits tried and rejected on the
+other U1 rows: at most K iterations in flight (K = 4 fits gelu U1 but makes A=B+C I96 +104..+188 %,
+SiLU +122..+154 %, A=B/C +180..+250 %; K = 8: still +15 % / +22 % / +54 %), an iteration dispatched only
+when the window holds all of it (gelu U1 +90 % at window 44), a minimum gap between iteration starts
+(no separation of U1..U8). The interleaved copies reach the measured U4 figure through the EXU in-flight
+cap (U4 and U8 alike, as measured)."""
 import functools
 
 import pytest
