@@ -136,10 +136,21 @@ def test_timing_is_memoised_by_stream():
 # -- mechanisms of model v2 (hand-computed against the machine parameters) ---------------------------
 def test_simple_ops_dual_issue_one_per_unit_per_cycle():
     n = 200
-    t = schedule(independent("RV_VMUL", n), M)
+    dur = M.instr("RV_VMUL").duration
+    uncapped = schedule(independent("RV_VMUL", n), with_overrides(M, "timing", exu_inflight=n))
     assert M.instr("RV_VMUL").ii == 1 and T["ex_units"] == 2
     # two per cycle: the last of n issues at d2i + n/2 - 1, then lasts its duration
-    assert t.steady == T["dispatch_to_issue"] + n // 2 - 1 + M.instr("RV_VMUL").duration
+    assert uncapped.steady == T["dispatch_to_issue"] + n // 2 - 1 + dur
+
+
+def test_an_execute_unit_holds_at_most_exu_inflight_ops_in_flight():
+    n, cap, dur = 200, T["exu_inflight"], M.instr("RV_VMUL").duration
+    t = schedule(independent("RV_VMUL", n), M)
+    assert cap < dur                      # the cap binds: each unit issues cap ops, then waits for the first
+    groups, rem = divmod(n // 2, cap)     # per unit: groups of cap ops, one group per duration
+    last = T["dispatch_to_issue"] + (dur * groups + rem - 1 if rem else dur * (groups - 1) + cap - 1)
+    assert t.steady == last + dur
+    assert t.bottleneck() == "execute units"
 
 
 def test_long_op_occupies_a_special_function_pipe_not_an_execute_unit():

@@ -77,21 +77,29 @@ def _statements():
 STATEMENTS = _statements()
 
 
-def gelu_vf(unroll: int):
-    """The VF with each statement of the body written ``unroll`` times (copy u on its own registers)."""
+def gelu_vf(unroll: int, order: str = "interleaved"):
+    """The VF with each statement of the body written ``unroll`` times (copy u on its own registers).
+    ``order``: "interleaved" (the loads of all copies, then each statement for every copy, then the
+    stores) or "copy" (copy after copy: load, body, store of copy 0, then of copy 1 ..., as a compiler
+    unrolling without machine scheduling emits them)."""
+    if order not in ("interleaved", "copy"):
+        raise ValueError(f"gelu_vf: order {order!r} is not 'interleaved' or 'copy'")
+
     @Reg.__simd_vf__
     def vf(zAddr, xAddr, trips):
         regs = [tuple(Reg.RegTensor[float]() for _ in range(6)) for _ in range(unroll)]
         mask = Reg.CreateMask[float, Reg.MaskPattern.ALL]()
         for i in Reg.VLOOP(trips):
-            for u in range(unroll):
-                Reg.LoadAlign[float](regs[u][0], xAddr + (i * unroll + u) * VL_B32)
-            for statement in STATEMENTS:
-                for u in range(unroll):
-                    statement(regs[u], mask)
-            for u in range(unroll):
-                Reg.StoreAlign[float](zAddr + (i * unroll + u) * VL_B32, regs[u][5], mask)
-    vf.name = vf.__name__ = f"GeluPolyVF_U{unroll}"
+            groups = [range(unroll)] if order == "interleaved" else [(u,) for u in range(unroll)]
+            for copies in groups:
+                for u in copies:
+                    Reg.LoadAlign[float](regs[u][0], xAddr + (i * unroll + u) * VL_B32)
+                for statement in STATEMENTS:
+                    for u in copies:
+                        statement(regs[u], mask)
+                for u in copies:
+                    Reg.StoreAlign[float](zAddr + (i * unroll + u) * VL_B32, regs[u][5], mask)
+    vf.name = vf.__name__ = f"GeluPolyVF_U{unroll}" + ("" if order == "interleaved" else "_copy")
     return vf
 
 

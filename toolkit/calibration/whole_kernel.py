@@ -42,6 +42,58 @@ def load_rows() -> tuple[KernelRow, ...]:
                  for r in csv.DictReader(io.StringIO(text)))
 
 
+@dataclass(frozen=True)
+class StepTarget:
+    """A measured task-time ratio between two variants of a group (``data/hw_whole_kernel_steps.csv``):
+    the step the toolkit exists to predict (e.g. MemBase -> RegBase). Variants are named by number (the
+    part of the variant name before ``_``)."""
+
+    kernel: str
+    src: str
+    dst: str
+    measured: float
+    tolerance: float
+    note: str
+
+
+@functools.lru_cache(maxsize=None)
+def load_steps() -> tuple[StepTarget, ...]:
+    text = resources.files(__package__).joinpath("data/hw_whole_kernel_steps.csv").read_text(encoding="utf-8")
+    return tuple(StepTarget(r["kernel"], r["from"], r["to"], float(r["measured_ratio"]), float(r["tolerance_pct"]),
+                            r.get("note") or "") for r in csv.DictReader(io.StringIO(text)))
+
+
+def _number(variant: str) -> str:
+    return variant.split("_", 1)[0]
+
+
+def steps(preds: list["KernelPrediction"]) -> list[dict]:
+    """Every step target with our ratio of the two variants' task times (None: a variant not registered)."""
+    task = {(p.row.kernel, _number(p.row.variant)): (p.row.variant, p.ours) for p in preds
+            if p.row.metric == "task_us" and p.ours is not None}
+    out = []
+    for t in load_steps():
+        a, b = task.get((t.kernel, t.src)), task.get((t.kernel, t.dst))
+        ours = a[1] / b[1] if a and b and b[1] else None
+        err = 100.0 * (ours - t.measured) / t.measured if ours is not None else None
+        out.append({"kernel": t.kernel, "from": a[0] if a else t.src, "to": b[0] if b else t.dst,
+                    "measured": t.measured, "ours": ours, "error_pct": err, "tolerance_pct": t.tolerance,
+                    "ok": err is not None and abs(err) <= t.tolerance})
+    return out
+
+
+def steps_report(preds: list["KernelPrediction"]) -> str:
+    lines = []
+    for s in steps(preds):
+        head = f"step {s['kernel']} {s['from']} -> {s['to']}: measured {s['measured']:.3f}x"
+        if s["ours"] is None:
+            lines.append(f"{head}, ours n/a (variant not registered) [target: within {s['tolerance_pct']:g}%]")
+        else:
+            lines.append(f"{head}, ours {s['ours']:.3f}x ({s['error_pct']:+.1f}%) "
+                         f"[target: within {s['tolerance_pct']:g}%: {'ok' if s['ok'] else 'missed'}]")
+    return "\n".join(lines)
+
+
 def kernel_metrics(kt: KernelTiming) -> dict[str, float]:
     """Our figures for the row metrics, in microseconds."""
     out = {"task_us": kt.us(kt.task_cycles)}
@@ -95,7 +147,7 @@ def rows(machine: Machine, launches: dict | None = None) -> tuple[dict, str]:
     preds = predict_rows(collect() if launches is None else launches, machine)
     data = {"rows": [{"group": p.row.kernel, "variant": p.row.variant, "metric": p.row.metric,
                       "measured": p.row.value, "predicted": p.ours, "error_pct": p.error_pct} for p in preds],
-            "summary": summary(preds)}
+            "summary": summary(preds), "steps": steps(preds)}
     return data, report(preds)
 
 
@@ -146,4 +198,7 @@ def report(preds: list[KernelPrediction]) -> str:
     out.append(f"whole-kernel task time: {s['task_rows']} rows, MAPE {s['task_mape']:.1f}%, {s['task_ok']} within "
                f"{TASK_TOL:g}%; per-pipe busy: {s['pipe_rows']} rows, MAPE {s['pipe_mape']:.1f}%, {s['pipe_ok']} "
                f"within {PIPE_TOL:g}%; task-time orderings {s['orderings_ok']}/{s['orderings']}")
+    step_lines = steps_report(preds)
+    if step_lines:
+        out += ["", step_lines]
     return "\n".join(out)

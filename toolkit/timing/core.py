@@ -23,7 +23,8 @@ calibrated single-core figure. A VF occupies VECTOR for its PUSHQ slice (from th
 scheduler) after its parameters were pushed (PUSH_PB).
 
 Hardware several pipes use (the UB ports: DMA and VF accesses) is a list of units
-(:mod:`toolkit.timing.core_units`) asked at each DMA and each VF body; model v2 grants them alone.
+(:mod:`toolkit.timing.core_units`) asked at each DMA and each VF body: a DMA or VF that overlaps work
+already granted the UB ports gets the port cycles left and ends later (``SharedUbPorts``).
 """
 from __future__ import annotations
 
@@ -287,6 +288,8 @@ class _CoreSim:
         busy = {pipe: sum(e - s for s, e in merged([(s.start, s.end) for s in self.slices if s.pipe == pipe]))
                 for pipe in PIPES} if self.detail else {}
         self.c["scalar_cycles"] = busy.get(PIPE_S, 0)
+        for unit in self.shared:
+            self.c.update(unit.counters())
         return CoreTiming(self.core, end, busy, self.slices, self.vfs, self.c)
 
 

@@ -10,6 +10,7 @@ sources), added to :data:`CORE_UNITS`; the pipes need no change.
 from __future__ import annotations
 
 from toolkit.machine import Machine
+from toolkit.record.events import PIPE_MTE2, PIPE_MTE3, PIPE_V
 
 from .vf_timing import VfTiming
 
@@ -29,16 +30,108 @@ class CoreUnit:
         """A VF body that could run from ``start`` to ``end`` (alone): the end granted."""
         return end
 
+    def counters(self) -> dict[str, float]:
+        """What the unit adds to the core's counters (cycles it delayed each pipe's work, ...)."""
+        return {}
+
 
 class SharedUbPorts(CoreUnit):
-    """The UB read and write ports, shared by MTE2 (UB writes), MTE3 (UB reads) and the VFs' loads and
-    stores. Model v2 grants every user the ports alone (no contention; the cycle figures of the
-    calibrated model). The place for issue 22's contention rule: keep here the port use of the work
-    granted so far (a step profile of reads and writes per cycle, as :class:`toolkit.timing.kernel.StepProfile`
-    keeps GM load), and stretch a DMA (``dma``: ``nbytes`` on the UB side written by MTE2, read by MTE3)
-    or a VF body (``vf``: ``timing.ub_port_cycles`` of reads and writes over its duration) by the port
-    cycles the other users hold meanwhile, from the machine file's UB port and bank facts. (The VF's
-    own ports within one VF body are :class:`toolkit.timing.vf_units.UbPorts`.)"""
+    """The UB ports, shared by MTE2 (UB writes), MTE3 (UB reads) and the VFs' loads and stores
+    (ascend950-facts 1.2: GM<->UB transfers and the VF's UB accesses use the same UB read/write ports
+    and block each other). Per cycle the UB serves ``ub_slots`` accesses, at most ``ub_write_slots`` of
+    them writes (the VF's own figures, :class:`toolkit.timing.vf_units.UbPorts`); a VF load or store
+    takes one slot for its ii (a store ``store_bank_cycles``: it keeps its banks that long), a DMA one slot per ``ub_dma_access_bytes`` it moves (MTE2: writes while
+    its data arrives, from start + latency; MTE3: reads from its start).
+
+    Each granted piece of work holds its average slot use (reads and writes per cycle) over its
+    interval (a step profile). A new DMA or VF body gets the slots the work granted before it leaves:
+    in a stretch of time where the sum would exceed a limit it progresses at the fraction that fits,
+    so it ends later (the timeline grants work in program order, so the earlier-issued work keeps its
+    ports). The cycles added are counted per pipe (:meth:`counters`: ``ub_contention_<pipe>_cycles``)."""
+
+    def __init__(self, machine: Machine) -> None:
+        super().__init__(machine)
+        p = machine.params["timing"]
+        self.slots, self.write_slots = float(p["ub_slots"]), float(p["ub_write_slots"])
+        self.access_bytes = p["ub_dma_access_bytes"]
+        self.store_hold = p["store_bank_cycles"]          # a VF store keeps its banks this many cycles
+        self.users: list[tuple[int, int, float, float]] = []     # (start, end, reads/cycle, writes/cycle)
+        self.delay = {PIPE_MTE2: 0, PIPE_MTE3: 0, PIPE_V: 0}
+        self.latest = {PIPE_MTE2: 0, PIPE_MTE3: 0, PIPE_V: 0}     # latest start per pipe (monotonic)
+
+    def _seen(self, pipe: str, start: int) -> None:
+        """Note a request of ``pipe`` at ``start``; drop work that ended before every pipe's latest start
+        (each pipe's starts only grow, so no later request can overlap it)."""
+        self.latest[pipe] = max(self.latest[pipe], start)
+        floor = min(self.latest.values())
+        if floor and self.users and self.users[0][1] <= floor:
+            self.users = [u for u in self.users if u[1] > floor]
+
+    def _others(self, t0: int, t1: int) -> list[tuple[int, float, float]]:
+        """The granted slot use over [t0, t1) as steps (time, reads/cycle, writes/cycle) from t0 on."""
+        cuts = {t0}
+        for s, e, _, _ in self.users:
+            if e > t0 and s < t1:
+                cuts.update(x for x in (s, e) if t0 < x < t1)
+        steps = []
+        for t in sorted(cuts):
+            r = sum(u[2] for u in self.users if u[0] <= t < u[1])
+            w = sum(u[3] for u in self.users if u[0] <= t < u[1])
+            steps.append((t, r, w))
+        return steps
+
+    def _grant(self, start: int, length: int, reads: float, writes: float) -> int:
+        """The cycles a piece of work of ``length`` cycles alone, using ``reads`` and ``writes`` slot
+        cycles in all, takes from ``start`` among the granted work (it is recorded)."""
+        if length <= 0 or reads + writes <= 0 or not self.users:
+            if length > 0 and reads + writes > 0:
+                self.users.append((start, start + length, reads / length, writes / length))
+            return length
+        rr, rw = reads / length, writes / length
+        # the granted work ends by the latest user's end: past it the work runs at full rate
+        horizon = max(start + length, max(e for _, e, _, _ in self.users))
+        steps = self._others(start, horizon) + [(horizon, 0.0, 0.0)]
+        left, t = float(length), start
+        for (t_a, r, w), (t_b, _, _) in zip(steps, steps[1:]):
+            free_all, free_w = max(self.slots - r - w, 0.0), max(self.write_slots - w, 0.0)
+            frac = min(1.0, free_all / (rr + rw))
+            if rw > 0:
+                frac = min(frac, free_w / rw)
+            frac = max(frac, 0.05)                       # never starved outright (arbitration alternates)
+            span = t_b - t_a
+            if span * frac >= left:
+                t = t_a + left / frac
+                left = 0.0
+                break
+            left -= span * frac
+            t = t_b
+        end = int(round(t + left))
+        got = max(end - start, length)
+        self.users.append((start, start + got, reads / got, writes / got))
+        return got
+
+    def dma(self, pipe: str, start: int, latency: int, occupancy: int, nbytes: int) -> int:
+        if not self.access_bytes:
+            return occupancy
+        self._seen(pipe, start)
+        slots = nbytes / self.access_bytes
+        begin = start + latency if pipe == PIPE_MTE2 else start
+        got = self._grant(begin, occupancy, 0.0 if pipe == PIPE_MTE2 else slots, slots if pipe == PIPE_MTE2 else 0.0)
+        self.delay[pipe] += got - occupancy
+        return got
+
+    def vf(self, start: int, end: int, timing: VfTiming) -> int:
+        if not self.access_bytes:
+            return end
+        self._seen(PIPE_V, start)
+        reads, writes = timing.ub_port_cycles
+        # a VF store keeps its banks ``store_bank_cycles`` (the VF's own port rule): that much of the slots
+        got = self._grant(start, end - start, float(reads + writes * (self.store_hold - 1)), float(writes))
+        self.delay[PIPE_V] += start + got - end
+        return start + got
+
+    def counters(self) -> dict[str, float]:
+        return {f"ub_contention_{pipe.lower()}_cycles": c for pipe, c in self.delay.items()}
 
 
 #: the shared resources of a core, in the order the timeline asks them

@@ -21,9 +21,27 @@ def _top_vf(core) -> str:
     return f"top VF {top}: {share:.0f}% of the VF cycles, bound: {bound[top]}"
 
 
+def contention(core) -> str:
+    """The pipes whose work the shared UB ports stretched (toolkit.timing.core_units.SharedUbPorts), as
+    "; VECTOR delayed by DMA UB-port contention 4%" (share of the pipe's busy time; below 0.5%: nothing)."""
+    parts = []
+    for pipe, name in PIPE_NAMES.items():
+        delay = core.counters.get(f"ub_contention_{pipe.lower()}_cycles", 0)
+        busy = core.busy.get(pipe, 0) if core.busy else 0
+        if delay and busy and delay >= 0.005 * busy:
+            other = "DMA" if pipe == PIPE_V else "VF/DMA"
+            parts.append(f"{name} delayed by {other} UB-port contention {100.0 * delay / busy:.0f}%")
+    return "".join("; " + p for p in parts)
+
+
 def bottleneck(kt: KernelTiming, tol: float = 0.02) -> str:
     """The pipe whose busy time on the slowest core is within ``tol`` of that core's cycles (inside
-    VECTOR: the dominant VF bound); otherwise the make-up of the critical path across pipes."""
+    VECTOR: the dominant VF bound); otherwise the make-up of the critical path across pipes; then the
+    pipes delayed by UB-port contention (:func:`contention`)."""
+    return _bottleneck(kt, tol) + contention(kt.slowest)
+
+
+def _bottleneck(kt: KernelTiming, tol: float) -> str:
     core = kt.slowest
     pipe, busy = max(core.busy.items(), key=lambda kv: kv[1])
     name = PIPE_NAMES[pipe]
