@@ -10,8 +10,8 @@ Cast page's Ascend 950 table; values and rounding from :mod:`toolkit.ascendc.low
 * int4b_t -> int16_t / half / bfloat16_t (exact), int16_t -> int4b_t (saturating), half -> int4b_t (the round
   mode, saturating; NaN -> 0).
 
-Overflow of float -> fp8 / hifloat8 follows the machine setting ``float_to_bf16_overflow`` (CTRL[48], api-facts
-8: saturate, or keep Inf / NaN). A 4-bit operand's count is in 4-bit elements and must be even (the page's
+Overflow of float -> fp8 / hifloat8 follows the machine setting ``float_to_bf16_overflow`` (CTRL[48],
+api-facts 8: saturate, or keep Inf / NaN). A 4-bit operand's count is in 4-bit elements and must be even (the page's
 rule for int4b_t); the 4-bit forms run as pairs: each byte of the packed side meets two elements of the wide
 side (one element twice as wide), so the VF streams are those of the wide type; the level-0 form too, its
 mask halved to the pairs (:func:`pair_level0`).
