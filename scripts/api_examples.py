@@ -129,6 +129,7 @@ class PageFacts:
     protos: list[str]
     dtype: str
     reg: bool
+    capi: bool = False
 
 
 def page_facts(text: str, family: str) -> PageFacts:
@@ -136,7 +137,7 @@ def page_facts(text: str, family: str) -> PageFacts:
     found = pages.dtypes(secs)
     dtype = next((d for d in ("float", "half", "int32_t") if d in found), None) or (
         found[0] if found and not found[0].startswith(("b", "int4", "fp4", "complex")) else "float")
-    return PageFacts(pages.page_prototypes(secs), dtype, "Reg" in family)
+    return PageFacts(pages.page_prototypes(secs), dtype, "Reg" in family, family.startswith("C-API"))
 
 
 def split_top(s: str, sep: str = ",") -> list[str]:
@@ -227,12 +228,25 @@ def type_from_calls(code: str, var: str, facts: PageFacts) -> str | None:
     """The declaration the prototypes give ``var``: the first candidate that agrees with the name's own hint
     (a ``xxxLocal`` passed where one overload takes a scalar is still a tensor)."""
     found = list(_call_candidates(code, var, facts))
+    if facts.capi:
+        elt = capi_element(code)
+        fit = [d for d in found if elt and re.search(rf"\b{elt}\b", d)]
+        return (fit or found or [None])[0] or f"__ubuf__ {elt or facts.dtype}* {var} = nullptr;"
     hint = type_from_name(var, facts) or ""
     tensorish = "Tensor<" in hint or re.search(rf"\b{var}\s*\[", code)
     for decl in found:
         if not tensorish or re.search(r"Tensor\w*<|\[", decl.split(var)[0]):
             return decl
     return hint or (found[0] if found else None)
+
+
+def capi_element(code: str) -> str | None:
+    """The element type of the first C-API vector register the block declares (``vector_half`` -> half)."""
+    m = re.search(r"\bvector_(?!bool\b)(\w+)\s+\w+", code)
+    if not m:
+        return None
+    elt = m.group(1)
+    return elt if elt in ("half", "float") or elt.endswith("_t") else None
 
 
 def _call_candidates(code: str, var: str, facts: PageFacts):
@@ -274,10 +288,13 @@ def type_from_name(var: str, facts: PageFacts) -> str | None:
 # ---------------------------------------------------------------- building and compiling a unit
 
 def unit_text(ex: Example) -> str:
-    body = strip_comments(ex.code) if False else ex.code
+    body = ex.code
     includes = [ln for ln in body.splitlines() if ln.strip().startswith("#include")]
     body = "\n".join(ln for ln in body.splitlines() if not ln.strip().startswith("#include"))
-    head = ['#include "kernel_operator.h"', *includes, "using namespace AscendC;"]
+    if ex.family.startswith("C-API"):
+        head = ['#include "c_api/asc_simd.h"', *includes]
+    else:
+        head = ['#include "kernel_operator.h"', *includes, "using namespace AscendC;"]
     decls = "\n".join(ex.declared.values())
     if ex.kind == "program":
         return "\n".join([*head, decls, body, ""])
@@ -291,9 +308,10 @@ class Compiler:
         self.pch = work / "pch"
         self.pch.mkdir(parents=True, exist_ok=True)
         self.flags = ["-std=c++20", "-w", "-fsyntax-only"]
-        subprocess.run([*self.cxx, "-std=c++20", "-w", "-x", "c++-header", "-I", str(INCLUDE),
-                        str(INCLUDE / "kernel_operator.h"), "-o", str(self.pch / "kernel_operator.h.gch")],
-                       check=True)
+        for header in ("kernel_operator.h", "c_api/asc_simd.h"):
+            (self.pch / header).parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([*self.cxx, "-std=c++20", "-w", "-x", "c++-header", "-I", str(INCLUDE),
+                            str(INCLUDE / header), "-o", str(self.pch / f"{header}.gch")], check=True)
 
     def check(self, text: str, tag: str) -> tuple[int, str]:
         src = self.work / f"{tag}.cpp"
