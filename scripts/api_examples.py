@@ -29,7 +29,7 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,8 +44,12 @@ EXAMPLE_HEAD = "调用示例"
 CODE_LANGS = ("cpp", "c++", "c", "")
 ROUNDS = 5
 _FENCE_LANG = re.compile(r"^\s*```\s*([\w+]*)")
-_ERR = re.compile(r"^(?P<loc>[^\s:][^:]*:\d+:\d+): error: (?P<msg>.*)$", re.MULTILINE)
-_UNDECL = re.compile(r"'(\w+)' (?:was not declared in this scope|has not been declared|does not name a type)")
+_ERR = re.compile(r"^(?P<loc>[^\s:][^:]*:\d+:\d+): (?:fatal )?error: (?P<msg>.*)$", re.MULTILINE)
+_UNDECL = re.compile(r"'(\w+)' (?:was not declared in this scope|has not been declared|does not name a type)"
+                     r"|'struct __ApiExample' has no member named '(\w+)'")
+_DTYPE_ARG = re.compile(r"[<,(]\s*(half|float|bfloat16_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|"
+                        r"uint64_t)\s*[,>]")
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
 
 @dataclass
@@ -91,6 +95,12 @@ def strip_comments(code: str) -> str:
     return re.sub(r"//[^\n]*", "", code)
 
 
+def is_code(block: str) -> bool:
+    """False for the result listings some pages put in cpp fences (text outside comments, no statements)."""
+    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', strip_comments(block))
+    return not _CJK.search(text) and (";" in text or "{" in text)
+
+
 def classify(code: str) -> str:
     """'program' when a brace opens at file scope after ``)`` (a function) or a class/struct/namespace
     head; 'fragment' otherwise."""
@@ -100,8 +110,9 @@ def classify(code: str) -> str:
         if c == "{":
             if depth == 0:
                 before = text[:i].rstrip()
-                line = before[before.rfind(";") + 1:]
-                if before.endswith((")", "const", "override", "noexcept")) or re.search(
+                line = before[max(before.rfind(";"), before.rfind("}")) + 1:]
+                control = re.match(r"\s*(if|for|while|switch|else|do)\b", line)
+                if (before.endswith((")", "const", "override", "noexcept")) and not control) or re.search(
                         r"\b(class|struct|namespace|union|enum)\b[^=;()]*$", line):
                     return "program"
             depth += 1
@@ -166,15 +177,32 @@ def _matching(s: str, i: int) -> int:
     return -1
 
 
-def proto_params(decl: str) -> tuple[str, list[str], list[tuple[str, str, bool]]] | None:
-    """(name, template type parameters, [(type, name, has_default)]) of a function prototype."""
+def template_params(decl: str) -> list[tuple[str, str, str]]:
+    """[(kind, name, default)] of the ``template <...>`` clause: kind is 'type' or the value's type."""
+    if not decl.startswith("template"):
+        return []
+    clause = decl[: len(decl) - len(pages.untemplated(decl))].strip()
+    inner = clause[clause.find("<") + 1: clause.rfind(">")]
+    out = []
+    for p in split_top(inner):
+        default = p.split("=", 1)[1].strip() if "=" in p else ""
+        head = p.split("=", 1)[0].strip()
+        m = re.match(r"^(typename|class)\s*(?:\.\.\.)?\s*(\w*)$", head)
+        if m:
+            out.append(("type", m.group(2), default))
+            continue
+        m = re.match(r"^(.*?)(\w+)$", head)
+        if m:
+            out.append((m.group(1).strip(), m.group(2), default))
+    return out
+
+
+def proto_params(decl: str) -> tuple[str, list[tuple[str, str, str]], list[tuple[str, str, bool]]] | None:
+    """(name, template parameters, [(type, name, has_default)]) of a function prototype."""
     named = pages.decl_name(decl)
     if not named or named[1] != "function":
         return None
-    tparams: list[str] = []
-    if decl.startswith("template"):
-        clause = decl[: len(decl) - len(pages.untemplated(decl))]
-        tparams = re.findall(r"\b(?:typename|class)\s+(\w+)", clause)
+    tparams = template_params(decl)
     body = pages.untemplated(decl)
     lp = pages._top_paren(body)
     rp = _matching(body, lp)
@@ -194,10 +222,10 @@ def proto_params(decl: str) -> tuple[str, list[str], list[tuple[str, str, bool]]
     return named[0], tparams, params
 
 
-def declare_from_type(ptype: str, tparams: list[str], facts: PageFacts, name: str) -> str | None:
+def declare_from_type(ptype: str, subst: dict[str, str], name: str) -> str | None:
     t = ptype
-    for tp in tparams:
-        t = re.sub(rf"\b{tp}\b", facts.dtype, t)
+    for tp, arg in subst.items():
+        t = re.sub(rf"\b{tp}\b", arg, t)
     t = re.sub(r"\b(const|volatile)\b", "", t).replace("&&", "").replace("&", "").strip()
     t = re.sub(r"\s+", " ", t)
     if not t or re.search(r"\.\.\.|\bauto\b", t):
@@ -212,26 +240,35 @@ def declare_from_type(ptype: str, tparams: list[str], facts: PageFacts, name: st
 
 
 def _calls_with(code: str, var: str):
-    """(callee, argument index, argument count) of every call that passes ``var`` as a whole argument."""
-    for m in re.finditer(r"([A-Za-z_]\w*)\s*(?:<[^;(){}]*?>)?\s*\(", code):
+    """(callee, explicit template arguments, argument index or -1 - template argument index, argument
+    count) of every call that passes ``var`` as a whole argument or template argument."""
+    for m in re.finditer(r"([A-Za-z_]\w*)\s*(?:<([^;(){}]*?)>)?\s*\(", code):
         lp = m.end() - 1
         rp = _matching(code, lp)
         if rp < 0:
             continue
+        targs = split_top(m.group(2)) if m.group(2) else []
         args = split_top(code[lp + 1:rp])
         for k, a in enumerate(args):
-            if re.fullmatch(rf"&?\s*{var}(\s*\[[^\]]*\])?", a) and not a.endswith("]"):
-                yield m.group(1), k, len(args)
+            if re.fullmatch(rf"&?\s*{var}", a):
+                yield m.group(1), targs, k, len(args)
+        for k, a in enumerate(targs):
+            if a == var:
+                yield m.group(1), targs, -1 - k, len(args)
 
 
 def type_from_calls(code: str, var: str, facts: PageFacts) -> str | None:
     """The declaration the prototypes give ``var``: the first candidate that agrees with the name's own hint
     (a ``xxxLocal`` passed where one overload takes a scalar is still a tensor)."""
     found = list(_call_candidates(code, var, facts))
+    as_targ = [d for d in found if d.startswith(("using ", "static constexpr "))]
+    if as_targ:
+        return as_targ[0]
     if facts.capi:
         elt = capi_element(code)
         fit = [d for d in found if elt and re.search(rf"\b{elt}\b", d)]
-        return (fit or found or [None])[0] or f"__ubuf__ {elt or facts.dtype}* {var} = nullptr;"
+        space = "__gm__" if re.search(r"(?i)gm|addr|global", var) else "__ubuf__"
+        return (fit or found or [None])[0] or f"{space} {elt or facts.dtype}* {var} = nullptr;"
     hint = type_from_name(var, facts) or ""
     tensorish = "Tensor<" in hint or re.search(rf"\b{var}\s*\[", code)
     for decl in found:
@@ -250,17 +287,38 @@ def capi_element(code: str) -> str | None:
 
 
 def _call_candidates(code: str, var: str, facts: PageFacts):
-    for callee, k, n in _calls_with(code, var):
+    for callee, targs, k, n in _calls_with(code, var):
         for decl in facts.protos:
             parsed = proto_params(decl)
             if not parsed or parsed[0] != callee:
                 continue
             _, tparams, params = parsed
+            subst = {name: facts.dtype for kind, name, _ in tparams if kind == "type"}
+            for (kind, name, _), arg in zip(tparams, targs):
+                if kind == "type" and arg != var:
+                    subst[name] = arg
+            if k < 0:
+                if -1 - k < len(tparams):
+                    out = declare_template_arg(tparams[-1 - k], subst, var)
+                    if out:
+                        yield out
+                continue
             required = sum(1 for p in params if not p[2])
             if required <= n <= len(params) and params[k][0]:
-                out = declare_from_type(params[k][0], tparams, facts, var)
+                out = declare_from_type(params[k][0], subst, var)
                 if out:
                     yield out
+
+
+def declare_template_arg(tparam: tuple[str, str, str], subst: dict[str, str], var: str) -> str | None:
+    """A type alias (``using srcType = half;``) or a constant usable as the template argument."""
+    kind, name, default = tparam
+    if kind == "type":
+        return f"using {var} = {subst.get(name, 'float')};"
+    t = re.sub(r"\b(const|constexpr)\b", "", kind).replace("&", "").strip()
+    if not t or t == "auto":
+        return None
+    return f"static constexpr {t} {var} = {default or t + '{}'};"
 
 
 _NAME_RULES = (
@@ -298,7 +356,10 @@ def unit_text(ex: Example) -> str:
     decls = "\n".join(ex.declared.values())
     if ex.kind == "program":
         return "\n".join([*head, decls, body, ""])
-    return "\n".join([*head, "__aicore__ inline void __api_example()", "{", decls, body, "}", ""])
+    # a member function, so that a fragment written inside a class (``this->x``) and the declarations
+    # (members: a fragment may redeclare them locally) both work
+    return "\n".join([*head, "struct __ApiExample {", decls, "__aicore__ inline void Run()", "{", body, "}",
+                      "};", ""])
 
 
 class Compiler:
@@ -310,6 +371,7 @@ class Compiler:
         self.flags = ["-std=c++20", "-w", "-fsyntax-only"]
         for header in ("kernel_operator.h", "c_api/asc_simd.h"):
             (self.pch / header).parent.mkdir(parents=True, exist_ok=True)
+            (self.pch / header).symlink_to(INCLUDE / header)   # a second include of it finds the header
             subprocess.run([*self.cxx, "-std=c++20", "-w", "-x", "c++-header", "-I", str(INCLUDE),
                             str(INCLUDE / header), "-o", str(self.pch / f"{header}.gch")], check=True)
 
@@ -322,7 +384,13 @@ class Compiler:
         return r.returncode, r.stderr
 
 
-def run_example(ex: Example, facts: PageFacts, api_names: set[str], cc: Compiler, tag: str) -> Example:
+def run_example(ex: Example, facts: PageFacts, names: tuple[set[str], set[str]], cc: Compiler, tag: str) -> Example:
+    """Compile ``ex``, declaring what it leaves undeclared round by round; its status and first error.
+    ``names``: (the in-scope API names, the names only out of scope)."""
+    api_names, outside = names
+    m = _DTYPE_ARG.search(strip_comments(ex.code))
+    if m:
+        facts = replace(facts, dtype=m.group(1))
     untyped: set[str] = set()
     for _ in range(ROUNDS):
         code, err = cc.check(unit_text(ex), tag)
@@ -333,11 +401,12 @@ def run_example(ex: Example, facts: PageFacts, api_names: set[str], cc: Compiler
         new = False
         for _, msg in errors:
             m = _UNDECL.search(msg)
-            if not m or m.group(1) in api_names or m.group(1) in ex.declared or m.group(1) in untyped:
+            var = m and (m.group(1) or m.group(2))
+            if not var or var in api_names or var in ex.declared or var in untyped:
                 continue
-            var = m.group(1)
-            decl = type_from_calls(ex.code, var, facts)
-            if decl and "was not declared" in msg:
+            called = re.search(rf"(?<![\w.]){var}\s*\(", strip_comments(ex.code))
+            decl = None if called or var in outside else type_from_calls(ex.code, var, facts)
+            if decl and ("was not declared" in msg or "has no member" in msg):
                 ex.declared[var] = decl
                 new = True
             else:
@@ -345,7 +414,10 @@ def run_example(ex: Example, facts: PageFacts, api_names: set[str], cc: Compiler
         if not new:
             break
     ex.undeclared = sorted(untyped)
-    ex.status = "undeclared" if untyped else "failed-ours"
+    used_outside = sorted(n for n in outside if re.search(rf"'{n}\b", err))
+    ex.status = "undeclared" if untyped - set(used_outside) else "out-of-scope" if used_outside else "failed-ours"
+    if used_outside:
+        ex.undeclared = used_outside
     ex.error = first_error(errors, untyped)
     return ex
 
@@ -353,7 +425,7 @@ def run_example(ex: Example, facts: PageFacts, api_names: set[str], cc: Compiler
 def first_error(errors: list[tuple[str, str]], untyped: set[str]) -> str:
     for loc, msg in errors:
         m = _UNDECL.search(msg)
-        if m and m.group(1) in untyped:
+        if m and (m.group(1) or m.group(2)) in untyped:
             continue
         return f"{Path(loc.split(':')[0]).name}:{':'.join(loc.split(':')[1:2])}: {msg}"
     return errors[0][1] if errors else "(no error line)"
@@ -373,6 +445,8 @@ def collect(ref: Path, fam: str | None, page: str | None) -> list[tuple[Example,
         text = path.read_text(encoding="utf-8")
         facts = page_facts(text, info["family"])
         for k, block in enumerate(example_blocks(text)):
+            if not is_code(block):
+                continue
             out.append((Example(rel, info["family"], k, classify(block), block), facts))
     return out
 
@@ -381,7 +455,7 @@ def table(results: list[Example]) -> str:
     by = defaultdict(Counter)
     for ex in results:
         by[ex.family][ex.status] += 1
-    cols = ("compiled", "failed-ours", "undeclared")
+    cols = ("compiled", "failed-ours", "undeclared", "out-of-scope")
     lines = [f"{'family':<28} {'blocks':>6} " + " ".join(f"{c:>11}" for c in cols)]
     for famname in sorted(by):
         c = by[famname]
@@ -402,11 +476,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     todo = collect(args.reference, args.family, args.page)
     catalog = json.loads(CATALOG.read_text(encoding="utf-8"))
-    api_names = {e["name"] for e in catalog["entries"]}
+    api_names = {e["name"] for e in catalog["entries"] if e["in_scope"]}
+    names = (api_names, {e["name"] for e in catalog["entries"] if not e["in_scope"]} - api_names)
     with tempfile.TemporaryDirectory(prefix="api-examples-") as tmp:
         cc = Compiler(Path(tmp))
         with ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(lambda it: run_example(it[1][0], it[1][1], api_names, cc, f"u{it[0]}"),
+            results = list(pool.map(lambda it: run_example(it[1][0], it[1][1], names, cc, f"u{it[0]}"),
                                     enumerate(todo)))
     print(table(results))
     if args.errors:
