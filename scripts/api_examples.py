@@ -49,6 +49,7 @@ _UNDECL = re.compile(r"'(\w+)' (?:was not declared in this scope|has not been de
                      r"|'struct __ApiExample' has no member named '(\w+)'")
 _DTYPE_ARG = re.compile(r"[<,(]\s*(half|float|bfloat16_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|"
                         r"uint64_t)\s*[,>]")
+_CONSTEXPR = re.compile(r"^(static\s+)?constexpr\s+[\w:<>, ]+\s+\w+\s*=[^;]*;\s*(//.*)?$")
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
 
@@ -235,7 +236,7 @@ def declare_from_type(ptype: str, subst: dict[str, str], name: str) -> str | Non
     if t.endswith("*"):
         return f"{t} {name} = nullptr;"
     if re.fullmatch(r"(unsigned |signed )?\w+", t) and not t[0].isupper():
-        return f"{t} {name} = 1;"
+        return f"{t} {name}{{}};"
     return f"{t} {name};"
 
 
@@ -323,13 +324,14 @@ def declare_template_arg(tparam: tuple[str, str, str], subst: dict[str, str], va
 
 _NAME_RULES = (
     (r"(?i)(gm|global)\w*$|^\w*(Gm|GM|Global)$", "AscendC::GlobalTensor<{t}> {n};"),
-    (r"^\w*(Local|Tensor|Tensors|Buf|Buffer|LocalTensor)$|^(dst|src|tmp|sharedTmp)\w*$", "AscendC::LocalTensor<{t}> {n};"),
+    (r"^\w*(TBuf|tbuf|Buf)$", "AscendC::TBuf<AscendC::TPosition::VECCALC> {n};"),
+    (r"^\w*(Local|Tensor|Tensors|Buffer|LocalTensor)$|^(dst|src|tmp|sharedTmp)\w*$", "AscendC::LocalTensor<{t}> {n};"),
     (r"^\w*(Reg|reg)\d*$|^vreg\w*$", "AscendC::Reg::RegTensor<{t}> {n};"),
     (r"^(pipe|tpipe)$", "AscendC::TPipe {n};"),
     (r"^\w*(Que|Queue|que)\w*$", "AscendC::TQue<AscendC::TPosition::VECIN, 1> {n};"),
     (r"(?i)^\w*(count|cnt|len|length|size|num|repeat\w*|offset|idx|index|stride|mask|times?)$|^[ijknm]$",
      "uint32_t {n} = 1;"),
-    (r"(?i)^\w*(scalar|value|val|alpha|beta)$", "{t} {n} = 1;"),
+    (r"(?i)^\w*(scalar|value|val|alpha|beta)$", "{t} {n}{{}};"),
     (r"(?i)^\w*addr$", "__gm__ uint8_t* {n} = nullptr;"),
 )
 
@@ -357,9 +359,12 @@ def unit_text(ex: Example) -> str:
     if ex.kind == "program":
         return "\n".join([*head, decls, body, ""])
     # a member function, so that a fragment written inside a class (``this->x``) and the declarations
-    # (members: a fragment may redeclare them locally) both work
-    return "\n".join([*head, "struct __ApiExample {", decls, "__aicore__ inline void Run()", "{", body, "}",
-                      "};", ""])
+    # (members: a fragment may redeclare them locally) both work. The fragment's constexpr objects go to
+    # file scope: the pages pass them as reference template arguments, which a local cannot be.
+    consts = [ln for ln in body.splitlines() if _CONSTEXPR.match(ln)]
+    body = "\n".join(ln for ln in body.splitlines() if not _CONSTEXPR.match(ln))
+    return "\n".join([*head, *consts, "struct __ApiExample {", decls, "__aicore__ inline void Run()", "{", body,
+                      "}", "};", ""])
 
 
 class Compiler:
