@@ -49,6 +49,11 @@ _UNDECL = re.compile(r"'(\w+)' (?:was not declared in this scope|has not been de
                      r"|'struct __ApiExample' has no member named '(\w+)'")
 _DTYPE_ARG = re.compile(r"[<,(]\s*(half|float|bfloat16_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|"
                         r"uint64_t)\s*[,>]")
+#: names of the operator project's host framework (tiling data macros, graph/tiling context types), which the
+#: reference copy documents on no page: an example that needs them counts as 'out-of-scope'
+FRAMEWORK = {"ge", "gert", "optiling", "context", "BEGIN_TILING_DATA_DEF", "END_TILING_DATA_DEF", "TILING_DATA_FIELD_DEF",
+             "TILING_DATA_FIELD_DEF_ARR", "TILING_DATA_FIELD_DEF_STRUCT", "REGISTER_TILING_DATA_CLASS", "TILING_KEY_IS",
+             "GET_TILING_DATA", "TilingData", "UIntImm", "EXPECT_EQ"}
 _CONSTEXPR = re.compile(r"^(static\s+)?constexpr\s+[\w:<>, ]+\s+\w+\s*=[^;]*;\s*(//.*)?$")
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
@@ -325,13 +330,13 @@ def declare_template_arg(tparam: tuple[str, str, str], subst: dict[str, str], va
 _NAME_RULES = (
     (r"(?i)(gm|global)\w*$|^\w*(Gm|GM|Global)$", "AscendC::GlobalTensor<{t}> {n};"),
     (r"^\w*(TBuf|tbuf|Buf)$", "AscendC::TBuf<AscendC::TPosition::VECCALC> {n};"),
+    (r"(?i)^\w*(count|cnt|len|length|size|num|repeat\w*|offset|idx|index|stride|mask|times?)$|^[ijknm]$",
+     "uint32_t {n} = 1;"),
+    (r"(?i)^\w*(scalar|value|val|alpha|beta)$", "{t} {n}{{}};"),
     (r"^\w*(Local|Tensor|Tensors|Buffer|LocalTensor)$|^(dst|src|tmp|sharedTmp)\w*$", "AscendC::LocalTensor<{t}> {n};"),
     (r"^\w*(Reg|reg)\d*$|^vreg\w*$", "AscendC::Reg::RegTensor<{t}> {n};"),
     (r"^(pipe|tpipe)$", "AscendC::TPipe {n};"),
     (r"^\w*(Que|Queue|que)\w*$", "AscendC::TQue<AscendC::TPosition::VECIN, 1> {n};"),
-    (r"(?i)^\w*(count|cnt|len|length|size|num|repeat\w*|offset|idx|index|stride|mask|times?)$|^[ijknm]$",
-     "uint32_t {n} = 1;"),
-    (r"(?i)^\w*(scalar|value|val|alpha|beta)$", "{t} {n}{{}};"),
     (r"(?i)^\w*addr$", "__gm__ uint8_t* {n} = nullptr;"),
 )
 
@@ -419,7 +424,7 @@ def run_example(ex: Example, facts: PageFacts, names: tuple[set[str], set[str]],
         if not new:
             break
     ex.undeclared = sorted(untyped)
-    used_outside = sorted(n for n in outside if re.search(rf"'{n}\b", err))
+    used_outside = sorted({n for n in outside if re.search(rf"'{n}\b", err)} | (untyped & FRAMEWORK))
     ex.status = "undeclared" if untyped - set(used_outside) else "out-of-scope" if used_outside else "failed-ours"
     if used_outside:
         ex.undeclared = used_outside
