@@ -54,6 +54,9 @@ _DTYPE_ARG = re.compile(r"[<,(]\s*(half|float|bfloat16_t|int8_t|uint8_t|int16_t|
 FRAMEWORK = {"ge", "gert", "optiling", "context", "BEGIN_TILING_DATA_DEF", "END_TILING_DATA_DEF", "TILING_DATA_FIELD_DEF",
              "TILING_DATA_FIELD_DEF_ARR", "TILING_DATA_FIELD_DEF_STRUCT", "REGISTER_TILING_DATA_CLASS", "TILING_KEY_IS",
              "GET_TILING_DATA", "TilingData", "UIntImm", "EXPECT_EQ"}
+#: the names an error says are missing or do not fit (a call's callee, an undeclared or non-member name)
+_NAMED = re.compile(r"'(\w+)' (?:was not declared|is not a member|cannot be used as a function|has not been declared)"
+                    r"|no matching function for call to '(?:[\w:]+::)?(\w+)[<(]")
 _CONSTEXPR = re.compile(r"^(static\s+)?constexpr\s+[\w:<>, ]+\s+\w+\s*=[^;]*;\s*(//.*)?$")
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
@@ -396,8 +399,8 @@ class Compiler:
 
 def run_example(ex: Example, facts: PageFacts, names: tuple[set[str], set[str]], cc: Compiler, tag: str) -> Example:
     """Compile ``ex``, declaring what it leaves undeclared round by round; its status and first error.
-    ``names``: (the in-scope API names, the names only out of scope)."""
-    api_names, outside = names
+    ``names``: (the in-scope API names, the names only out of scope, the names with an out-of-scope entry)."""
+    api_names, outside, partly = names
     m = _DTYPE_ARG.search(strip_comments(ex.code))
     if m:
         facts = replace(facts, dtype=m.group(1))
@@ -424,7 +427,11 @@ def run_example(ex: Example, facts: PageFacts, names: tuple[set[str], set[str]],
         if not new:
             break
     ex.undeclared = sorted(untyped)
-    used_outside = sorted({n for n in outside if re.search(rf"'{n}\b", err)} | (untyped & FRAMEWORK))
+    named = set(_NAMED.findall(err))
+    # a callee no overload fits that has forms out of scope too (asc_add: the Reg form in scope, the
+    # pointer form not on 950) counts as out of scope
+    used_outside = sorted({a for a, _ in named if a in outside} | {b for _, b in named if b in partly}
+                          | (untyped & FRAMEWORK))
     ex.status = "undeclared" if untyped - set(used_outside) else "out-of-scope" if used_outside else "failed-ours"
     if used_outside:
         ex.undeclared = used_outside
@@ -486,8 +493,11 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     todo = collect(args.reference, args.family, args.page)
     catalog = json.loads(CATALOG.read_text(encoding="utf-8"))
-    api_names = {e["name"] for e in catalog["entries"] if e["in_scope"]}
-    names = (api_names, {e["name"] for e in catalog["entries"] if not e["in_scope"]} - api_names)
+    def short(entries):
+        return {n for e in entries for n in (e["name"], e["name"].split("::")[-1])}
+    api_names = short(e for e in catalog["entries"] if e["in_scope"])
+    partly = short(e for e in catalog["entries"] if not e["in_scope"])
+    names = (api_names, partly - api_names, partly)
     with tempfile.TemporaryDirectory(prefix="api-examples-") as tmp:
         cc = Compiler(Path(tmp))
         with ThreadPoolExecutor(args.jobs) as pool:
