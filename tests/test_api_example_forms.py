@@ -1,6 +1,6 @@
 """Constructs the reference pages' examples (调用示例) use that our headers lacked, found by
 scripts/api_examples.py: the whole-tensor operator forms (``dst = src0 + src1``, ``dst = src0 < src1``) and the
-srcGap/dstGap spelling of DataCopyParams' strides. Syntax-only compiles in the tests' own words, plus one .asc
+srcGap/dstGap spelling of DataCopyParams' strides, a literal of another type as Swish's scalar. Syntax-only compiles in the tests' own words, plus one .asc
 program that runs the forms and checks them against its own golden."""
 from __future__ import annotations
 
@@ -46,6 +46,11 @@ void gaps(LocalTensor<half> ub, GlobalTensor<half> gm)
     DataCopy(ub, gm, p);
     DataCopy(gm, ub, q);
     static_assert(sizeof(DataCopyParams) == 4 * sizeof(uint16_t));
+}
+void literal_scalar(LocalTensor<half> h, LocalTensor<float> f)
+{
+    Swish(h, h, 64, -1.25);          // a double literal for the half tensors' beta
+    Swish(f, f, 64, 2);              // an int literal for float
 }
 template void whole_tensor<float>(LocalTensor<float>, LocalTensor<float>, LocalTensor<float>, LocalTensor<uint8_t>);
 template void whole_tensor<half>(LocalTensor<half>, LocalTensor<half>, LocalTensor<half>, LocalTensor<uint8_t>);
