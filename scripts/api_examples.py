@@ -433,8 +433,7 @@ def run_example(ex: Example, facts: PageFacts, names: tuple[set[str], set[str]],
     used_outside = sorted({a for a, _ in named if a in outside} | {b for _, b in named if b in partly}
                           | (untyped & FRAMEWORK))
     ex.status = "undeclared" if untyped - set(used_outside) else "out-of-scope" if used_outside else "failed-ours"
-    if used_outside:
-        ex.undeclared = used_outside
+    ex.undeclared = sorted(untyped | set(used_outside))
     ex.error = first_error(errors, untyped)
     return ex
 
