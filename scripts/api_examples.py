@@ -347,6 +347,8 @@ _NAME_RULES = (
 def type_from_name(var: str, facts: PageFacts) -> str | None:
     if facts.reg and re.fullmatch(r"(?i)\w*mask\w*|preg\w*|p\d*", var):
         return f"AscendC::Reg::MaskReg {var};"
+    if facts.reg and re.fullmatch(r"(dst|src)\w*", var) and not re.search(r"(Local|Tensor)$", var):
+        return f"__ubuf__ {facts.dtype}* {var} = nullptr;"       # the Reg API loads and stores through UB pointers
     for pattern, decl in _NAME_RULES:
         if re.search(pattern, var):
             return decl.format(t=facts.dtype, n=var)
@@ -363,7 +365,8 @@ def unit_text(ex: Example) -> str:
         head = ['#include "c_api/asc_simd.h"', *includes]
     else:
         head = ['#include "kernel_operator.h"', *includes, "using namespace AscendC;"]
-    decls = "\n".join(ex.declared.values())
+    # type aliases and constants first: a member declared later may name them (LocalTensor<T>)
+    decls = "\n".join(sorted(ex.declared.values(), key=lambda d: not d.startswith(("using ", "static constexpr"))))
     if ex.kind == "program":
         return "\n".join([*head, decls, body, ""])
     # a member function, so that a fragment written inside a class (``this->x``) and the declarations
