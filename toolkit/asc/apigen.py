@@ -154,7 +154,9 @@ def _module_structs(structs: tuple) -> list[str]:
 
 def _struct(s: StructDef) -> list[str]:
     t = f"template <class {s.template}>\n" if s.template else ""
-    fields = [f"    {fl.ctype} {fl.name} = {fl.default};" for fl in s.fields]
+    fields = [f"    {fl.ctype} {fl.name} = {fl.default};" if not fl.aka else
+              f"    union {{ {fl.ctype} {fl.name} = {fl.default}; " + " ".join(f"{fl.ctype} {a};" for a in fl.aka) + " };"
+              for fl in s.fields]
     required = len(s.fields) if s.required < 0 else s.required
     params = ", ".join(f"{fl.ctype} {fl.name}_" + (f" = {fl.default}" if k >= required else "")
                        for k, fl in enumerate(s.fields))

@@ -24,3 +24,4 @@
 #include "asc/highlevel_sort.h"
 #include "asc/highlevel_quant.h"
 #include "asc/highlevel_transform.h"
+#include "asc/tensor_expr.h"

@@ -215,7 +215,7 @@ ACT_APIS = [
     api(FAMILY, "Silu", ACT.Silu, form(_T, _REUSE, local("dstLocal"), local("srcLocal"), scalar("dataSize", "uint32_t")),
         dtypes=("half", "float"), doc="Silu接口/Silu.md", note=_EW_NOTE),
     api(FAMILY, "Swish", ACT.Swish, form(_T, _REUSE, local("dstLocal"), local("srcLocal"), scalar("dataSize", "uint32_t"),
-                                         scalar("scalarValue", "const T", "T")),
+                                         scalar("scalarValue", "const __asc::nodeduce_t<T>", "T")),
         dtypes=("half", "float"), doc="Swish接口/Swish.md", note=_EW_NOTE),
     _four("Sigmoid", ACT.Sigmoid, (local("dstTensor"), local("srcTensor")), (_T, _REUSE), "Sigmoid接口/Sigmoid.md"),
     _four("SwiGLU", ACT.SwiGLU, _SWI, (_T, _REUSE), "SwiGLU接口/SwiGLU.md"),

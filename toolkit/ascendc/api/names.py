@@ -16,8 +16,9 @@ def _u(name: str, ctype: str, default: str) -> Field:
 _MB = "基础API/Memory矢量计算"
 STRUCTS = [
     StructDef("AscendC::DataCopyParams", dma.DataCopyParams,
-              (_u("blockCount", "uint16_t", "1"), _u("blockLen", "uint16_t", "0"), _u("srcStride", "uint16_t", "0"),
-               _u("dstStride", "uint16_t", "0")), doc=f"{_MB}/数据搬运/DataCopy（GM与UB切片数据搬运）.md"),
+              (_u("blockCount", "uint16_t", "1"), _u("blockLen", "uint16_t", "0"),
+               Field("srcStride", "uint16_t", "0", aka=("srcGap",)), Field("dstStride", "uint16_t", "0", aka=("dstGap",))),
+              doc=f"{_MB}/数据搬运/DataCopy（GM与UB切片数据搬运）.md"),
     StructDef("AscendC::DataCopyExtParams", dma.DataCopyExtParams,
               (_u("blockCount", "uint16_t", "1"), _u("blockLen", "uint32_t", "0"), _u("srcStride", "long long", "0"),
                _u("dstStride", "long long", "0"), _u("rsv", "uint32_t", "0")),

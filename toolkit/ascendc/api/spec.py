@@ -149,6 +149,7 @@ class Field:
     ctype: str
     default: str
     expr: str | None = None        #: how the encoder reads it when the C++ member differs (``shape[0]``)
+    aka: tuple[str, ...] = ()      #: other member names of the same storage (the reference spells it both ways)
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,12 @@ public:
         __asc::ub_element(a, (uint32_t)sizeof(T), loc);
         return *__asc::ub_ptr<T>(a);
     }
+    // dst = src0 + src1, dst = src0 < src1 ...: the whole-tensor forms (asc/tensor_expr.h)
+    template <class E, class = typename E::IsTensorExpr>
+    LocalTensor& operator=(const E& expr) {
+        expr.Assign(*this);
+        return *this;
+    }
 #include "asc/gen/LocalTensor.inc"
 };
 

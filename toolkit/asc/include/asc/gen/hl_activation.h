@@ -49,7 +49,7 @@ void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32
 }
 // AscendC::Swish: algorithm: assumed (float chain of MemBase calls; half through float, result rounded to nearest even) (高阶API/激活函数/Swish接口/Swish.md)
 template <class T, bool isReuseSource = false>
-void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize, const T scalarValue, ASC_SLP) {
+void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize, const __asc::nodeduce_t<T> scalarValue, ASC_SLP) {
     ASC_CALL(1683228794, "AscendC::Swish");
     __asc::put_local(c, dstLocal); __asc::put_local(c, srcLocal); c.num(dataSize); c.num((T)scalarValue);
     c.go();

@@ -4,8 +4,8 @@ namespace AscendC {
 struct DataCopyParams {
     uint16_t blockCount = 1;
     uint16_t blockLen = 0;
-    uint16_t srcStride = 0;
-    uint16_t dstStride = 0;
+    union { uint16_t srcStride = 0; uint16_t srcGap; };
+    union { uint16_t dstStride = 0; uint16_t dstGap; };
     DataCopyParams() = default;
     DataCopyParams(uint16_t blockCount_, uint16_t blockLen_, uint16_t srcStride_, uint16_t dstStride_)
         : blockCount(blockCount_), blockLen(blockLen_), srcStride(srcStride_), dstStride(dstStride_) {}
