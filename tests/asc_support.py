@@ -58,3 +58,21 @@ def event_key(ev) -> tuple:
 
 __all__ = ["BuildError", "build", "find_compiler", "needs_compiler", "write", "build_and_run", "output_bytes",
            "event_key"]
+
+
+def both_routes(tmp: Path, program: str, x: np.ndarray, out_bytes: int, kernel) -> tuple:
+    """One kernel on both routes: ``program`` (.asc text) built and run with its events kept, and the Python
+    ``kernel(x, out)`` launched on one core over GM ``x`` (the bytes of ``x``) and ``out`` (``out_bytes``).
+    Returns (the .asc run, the Python launch, the two GM allocations)."""
+    from toolkit.engine.launch import gm_alloc, launch
+    asc = build_and_run(write(tmp, "routes.asc", program), keep_events=True)
+    assert asc.failure is None and asc.exit_status == 0, (asc.failure, asc.stderr)
+    gm = [gm_alloc("x", np.ascontiguousarray(x).view(np.uint8)), gm_alloc("out", out_bytes)]
+    return asc, launch(kernel, 1, gm), gm
+
+
+def assert_same_event_stream(asc: ProgramRun, py, tmp_name: str) -> None:
+    """Both routes recorded the same events (by :func:`event_key`), and the Python route's temporary buffer
+    ``tmp_name`` (e.g. ``Sort.tmp``) is among them."""
+    assert [event_key(e) for e in asc.launches[0]["events"][0]] == [event_key(e) for e in py.cores[0].events]
+    assert any(getattr(e, "name", "") == tmp_name for e in py.cores[0].events)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.asc_support import build_and_run, event_key, needs_compiler, output_bytes, write
+from tests.asc_support import assert_same_event_stream, both_routes, needs_compiler, output_bytes
 from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
 from toolkit.ascendc.dtypes import TemplateValue
@@ -18,7 +18,6 @@ from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
 from toolkit.ascendc.regbase.types import RoundMode
 from toolkit.ascendc.sync import PipeBarrier, PipeType
 from toolkit.ascendc.tensor import GlobalTensor, gm_cast
-from toolkit.engine.launch import gm_alloc, launch
 
 N, OUT, TMP = 256, 2048, 8192
 
@@ -115,11 +114,7 @@ def hl_kernel(x_addr, out_addr) -> None:
 
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
-    src = write(tmp_path_factory.mktemp("hlreduce"), "hl.asc", PROGRAM)
-    asc = build_and_run(src, keep_events=True)
-    assert asc.failure is None and asc.exit_status == 0, (asc.failure, asc.stderr)
-    gm = [gm_alloc("x", _x().view(np.uint8)), gm_alloc("out", OUT * 4)]
-    py = launch(hl_kernel, 1, gm)
+    asc, py, gm = both_routes(tmp_path_factory.mktemp("hlreduce"), PROGRAM, _x(), OUT * 4, hl_kernel)
     assert not py.diagnostics.codes()
     return asc, py, gm
 
@@ -140,5 +135,4 @@ def test_same_bytes(both):
 @needs_compiler
 def test_same_event_stream(both):
     asc, py, _ = both
-    assert [event_key(e) for e in asc.launches[0]["events"][0]] == [event_key(e) for e in py.cores[0].events]
-    assert any(getattr(e, "name", "") == "PhiloxRandom.tmp" for e in py.cores[0].events)
+    assert_same_event_stream(asc, py, "PhiloxRandom.tmp")

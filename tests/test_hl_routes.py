@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 
 from tests.asc_support import (
-    build_and_run,
-    event_key,
+    assert_same_event_stream,
+    both_routes,
     needs_compiler,
     output_bytes,
-    write,
 )
 from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dma import DataCopyExtParams, DataCopyPad, DataCopyPadExtParams
@@ -26,7 +25,6 @@ from toolkit.ascendc.highlevel.shape import TensorShape
 from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
 from toolkit.ascendc.sync import PipeBarrier, PipeType
 from toolkit.ascendc.tensor import GlobalTensor, gm_cast
-from toolkit.engine.launch import gm_alloc, launch
 
 M, K = 4, 64
 N = M * K
@@ -142,11 +140,8 @@ def hl_kernel(x, out, tilings):
 
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
-    src = write(tmp_path_factory.mktemp("hl"), "hl.asc", PROGRAM)
-    asc = build_and_run(src, keep_events=True)
-    assert asc.failure is None and asc.exit_status == 0, (asc.failure, asc.stderr)
-    gm = [gm_alloc("x", _x().view(np.uint8)), gm_alloc("out", OUT * 4)]
-    py = launch(lambda x, out: hl_kernel(x, out, _tilings()), 1, gm)
+    asc, py, gm = both_routes(tmp_path_factory.mktemp("hl"), PROGRAM, _x(), OUT * 4,
+                              lambda x, out: hl_kernel(x, out, _tilings()))
     return asc, py, gm
 
 
@@ -166,5 +161,4 @@ def test_same_bytes_and_the_configs_took_effect(both):
 @needs_compiler
 def test_same_event_stream(both):
     asc, py, _ = both
-    assert [event_key(e) for e in asc.launches[0]["events"][0]] == [event_key(e) for e in py.cores[0].events]
-    assert any(getattr(e, "name", "") == "SoftMax.tmp" for e in py.cores[0].events)
+    assert_same_event_stream(asc, py, "SoftMax.tmp")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.asc_support import build_and_run, event_key, needs_compiler, output_bytes, write
+from tests.asc_support import assert_same_event_stream, both_routes, needs_compiler, output_bytes
 from toolkit.ascendc import membase as MB
 from toolkit.ascendc.dma import DataCopy
 from toolkit.ascendc.highlevel import filter as FI
@@ -17,7 +17,6 @@ from toolkit.ascendc.highlevel import topk as TK
 from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
 from toolkit.ascendc.sync import PipeBarrier, PipeType
 from toolkit.ascendc.tensor import GlobalTensor, gm_cast
-from toolkit.engine.launch import gm_alloc, launch
 
 BYTES, TMP = 8192, 24576
 
@@ -160,11 +159,7 @@ def sort_kernel(x, out):
 
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
-    src = write(tmp_path_factory.mktemp("hlsort"), "hlsort.asc", PROGRAM)
-    asc = build_and_run(src, keep_events=True)
-    assert asc.failure is None and asc.exit_status == 0, (asc.failure, asc.stderr)
-    gm = [gm_alloc("x", _x()), gm_alloc("out", BYTES)]
-    py = launch(sort_kernel, 1, gm)
+    asc, py, gm = both_routes(tmp_path_factory.mktemp("hlsort"), PROGRAM, _x(), BYTES, sort_kernel)
     assert not py.diagnostics.codes()
     return asc, py, gm
 
@@ -190,5 +185,4 @@ def test_same_bytes_and_the_results_hold(both):
 @needs_compiler
 def test_same_event_stream(both):
     asc, py, _ = both
-    assert [event_key(e) for e in asc.launches[0]["events"][0]] == [event_key(e) for e in py.cores[0].events]
-    assert any(getattr(e, "name", "") == "Sort.tmp" for e in py.cores[0].events)
+    assert_same_event_stream(asc, py, "Sort.tmp")

@@ -9,7 +9,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from tests.asc_support import build_and_run, event_key, needs_compiler, output_bytes, write
+from tests.asc_support import assert_same_event_stream, both_routes, needs_compiler, output_bytes
 from toolkit.asc.build import find_compiler
 from toolkit.asc.headers import INCLUDE
 from toolkit.ascendc import membase as MB
@@ -131,11 +131,8 @@ def tr_kernel(x, out, tilings):
 
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
-    src = write(tmp_path_factory.mktemp("hltr"), "tr.asc", PROGRAM)
-    asc = build_and_run(src, keep_events=True)
-    assert asc.failure is None and asc.exit_status == 0, (asc.failure, asc.stderr)
-    gm = [gm_alloc("x", _x().view(np.uint8)), gm_alloc("out", OUT * 2)]
-    py = launch(lambda x, out: tr_kernel(x, out, _tilings()), 1, gm)
+    asc, py, gm = both_routes(tmp_path_factory.mktemp("hltr"), PROGRAM, _x(), OUT * 2,
+                              lambda x, out: tr_kernel(x, out, _tilings()))
     return asc, py, gm
 
 
@@ -160,8 +157,7 @@ def test_same_bytes_and_the_results(both):
 @needs_compiler
 def test_same_event_stream(both):
     asc, py, _ = both
-    assert [event_key(e) for e in asc.launches[0]["events"][0]] == [event_key(e) for e in py.cores[0].events]
-    assert any(getattr(e, "name", "") == "Pad.tmp" for e in py.cores[0].events)
+    assert_same_event_stream(asc, py, "Pad.tmp")
 
 
 PAGE_CALLS = r"""
