@@ -150,12 +150,8 @@ def _anti_quantize(dst, src, scale, offset, *args: Any, config: Any = None) -> N
     api = "AntiQuantize"
     tmp, rest = _split(args)
     params = rest[-1]
-    cfg = Q.decode_cfg(config)
-    if cfg.policy > Q.GROUP:
-        Q.bad(api, f"policy {cfg.policy} is not one of PER_TENSOR, PER_CHANNEL, PER_TOKEN, PER_GROUP")
-        return
-    if (cfg.policy == Q.TENSOR) == isinstance(scale, LocalTensor):
-        Q.bad(api, "PER_TENSOR takes a scalar scale, the other policies a scale tensor")
+    cfg = Q.policy_cfg(api, config, scale)
+    if cfg is None:
         return
     cfg.isTranspose = False
     anti_rows(api, dst, src, scale, offset, int(params.m), int(params.n), cfg, int(params.groupSize), tmp)

@@ -119,12 +119,8 @@ def _dequantize(dst, src, scale, offset, *args: Any, config: Any = None) -> None
     api = "Dequantize"
     tmp, rest = _split(args)
     params = rest[-1]
-    cfg = Q.decode_cfg(config)
-    if cfg.policy > Q.GROUP:
-        Q.bad(api, f"policy {cfg.policy} is not one of PER_TENSOR, PER_CHANNEL, PER_TOKEN, PER_GROUP")
-        return
-    if (cfg.policy == Q.TENSOR) == isinstance(scale, LocalTensor):
-        Q.bad(api, "PER_TENSOR takes a scalar scale, the other policies a scale tensor")
+    cfg = Q.policy_cfg(api, config, scale)
+    if cfg is None:
         return
     if isinstance(scale, LocalTensor) and scale.dtype == Q.U64 and (cfg.policy != Q.CHANNEL
                                                                     or type_name(dst.dtype) != "half"):

@@ -177,12 +177,8 @@ def _quantize(dst, src, *args: Any, config: Any = None) -> None:
     api = "Quantize"
     tmp, rest = _split(args)
     scale, offset, params = rest
-    cfg = Q.decode_cfg(config)
-    if cfg.policy > Q.GROUP:
-        Q.bad(api, f"policy {cfg.policy} is not one of PER_TENSOR, PER_CHANNEL, PER_TOKEN, PER_GROUP")
-        return
-    if (cfg.policy == Q.TENSOR) == isinstance(scale, LocalTensor):
-        Q.bad(api, "PER_TENSOR takes a scalar scale, the other policies a scale tensor")
+    cfg = Q.policy_cfg(api, config, scale)
+    if cfg is None:
         return
     quant_rows(api, dst, src, scale, offset, int(params.m), int(params.n), cfg, int(params.groupSize), tmp)
 

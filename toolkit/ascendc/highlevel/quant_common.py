@@ -85,6 +85,20 @@ def decode_cfg(cfg: Any, policy: Any = None) -> QuantCfg:
     return out
 
 
+def policy_cfg(api: str, config: Any, scale: Any) -> QuantCfg | None:
+    """The configuration of Quantize / Dequantize / AntiQuantize (``config`` as :func:`decode_cfg` takes it),
+    or None after reporting a policy outside PER_TENSOR..PER_GROUP or a scale of the wrong kind (PER_TENSOR:
+    a scalar; the others: a tensor)."""
+    cfg = decode_cfg(config)
+    if cfg.policy > GROUP:
+        bad(api, f"policy {cfg.policy} is not one of PER_TENSOR, PER_CHANNEL, PER_TOKEN, PER_GROUP")
+        return None
+    if (cfg.policy == TENSOR) == isinstance(scale, LocalTensor):
+        bad(api, "PER_TENSOR takes a scalar scale, the other policies a scale tensor")
+        return None
+    return cfg
+
+
 # -- parameter structs ------------------------------------------------------------------------------------
 @dataclass
 class DequantParams:
