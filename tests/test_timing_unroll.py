@@ -9,7 +9,25 @@ other U1 rows: at most K iterations in flight (K = 4 fits gelu U1 but makes A=B+
 SiLU +122..+154 %, A=B/C +180..+250 %; K = 8: still +15 % / +22 % / +54 %), an iteration dispatched only
 when the window holds all of it (gelu U1 +90 % at window 44), a minimum gap between iteration starts
 (no separation of U1..U8). The interleaved copies reach the measured U4 figure through the EXU in-flight
-cap (U4 and U8 alike, as measured)."""
+cap (U4 and U8 alike, as measured).
+
+Architectural-register renaming (helper `unroll`): every record now carries the RegTensor it writes
+(``Instr.reg``, the same on both routes), and two renaming limits on those names were tried (machine
+settings, both off: 0). Figures as log cycles, gelu I96 U1/U2/U4/U8 copy-after-copy (c), interleaved (i);
+vendor U1 2245, U4 1712 (U2 about -10 %, U8 as U4):
+* ``reg_versions`` D, at most D values of one register holding a physical register at once (each as in
+  RegisterFile: dispatch to last reader issued + reg_release). At window 44 copy stays at the window
+  floor (U2c = U4c = 2212 for every D). With window 58..80 and phys_vregs 76..1000 copy gains
+  (window 80, phys 1000, D 20: U1 2270, U2c 1662, U4c = U8c 1650, U4i 1590), but D small enough to hold
+  gelu U1 (<= 20) slows the streaming-load loops, whose load registers need as many versions as
+  gelu's rewritten chain registers (11-12 writes an iteration): elemwise_axpy baseline/pragma +8 %
+  (2 orderings lost, 26/28), reduce_max_ra baseline +15..+19 %; VF MAPE 5.6..6.2 %. A D that spares
+  them (>= 32) no longer binds gelu U1 (1737..2084) and copy gains nothing. Best grid point (window 52,
+  phys 68, D 32): MAPE 3.9 %, 28/28, U1 2084 = U4c (no copy gain).
+* ``arch_pool`` N, a shared pool where a replaced value frees once its last reader issued and its
+  replacing write completed (the textbook rule): copies hold more registers (each name keeps its
+  current value), so copy gets slower with U (window 80, N 68: U1 2020, U2c 2080, U4c 2258,
+  U8c 3710; N 96: U4c 1742, U8c 2171), the opposite of the measurement."""
 import functools
 
 import pytest
