@@ -11,9 +11,9 @@ when the window holds all of it (gelu U1 +90 % at window 44), a minimum gap betw
 (no separation of U1..U8). The interleaved copies reach the measured U4 figure through the EXU in-flight
 cap (U4 and U8 alike, as measured).
 
-Architectural-register renaming (helper `unroll`): every record now carries the RegTensor it writes
-(``Instr.reg``, the same on both routes), and two renaming limits on those names were tried (machine
-settings, both off: 0). Figures as log cycles, gelu I96 U1/U2/U4/U8 copy-after-copy (c), interleaved (i);
+Architectural-register renaming: with every record carrying the RegTensor it writes (the same on both
+routes), two renaming limits on those names were tried and rejected, the code removed again (commit
+e084534 has it). Figures as log cycles, gelu I96 U1/U2/U4/U8 copy-after-copy (c), interleaved (i);
 vendor U1 2245, U4 1712 (U2 about -10 %, U8 as U4):
 * ``reg_versions`` D, at most D values of one register holding a physical register at once (each as in
   RegisterFile: dispatch to last reader issued + reg_release). At window 44 copy stays at the window

@@ -177,8 +177,8 @@ def _value(tag: Any, d: dict, memo: dict[int, Any]) -> Any:
         return RECORDS[name](*v)
     if tag in ("I", "It") and isinstance(v, list):
         try:
-            rows = [_new(_Instr, (r[0], r[1], tuple(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9])) for r in v
-                    if len(r) == 10]
+            rows = [_new(_Instr, (r[0], r[1], tuple(r[2]), r[3], r[4], r[5], r[6], r[7], r[8])) for r in v
+                    if len(r) == 9]
         except (TypeError, IndexError, KeyError):
             raise BadRecord("a malformed instruction row") from None
         if len(rows) != len(v):

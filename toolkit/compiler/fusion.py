@@ -18,8 +18,7 @@ _BARRIER = Instr("RV_MEMBAR", -1, (), "VST_VLD")
 def _shift(ins: Instr, by: int) -> Instr:
     return ins._replace(dst=ins.dst + by if ins.dst >= 0 else ins.dst,
                         srcs=tuple(s + by if s >= 0 else s for s in ins.srcs),
-                        mask=ins.mask + by if ins.mask >= 0 else ins.mask,
-                        reg=ins.reg + by if ins.reg >= 0 else ins.reg)
+                        mask=ins.mask + by if ins.mask >= 0 else ins.mask)
 
 
 def _max_id(instrs) -> int:

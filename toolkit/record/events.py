@@ -26,8 +26,6 @@ class Instr(NamedTuple):
     ub_addr: int = -1       #: first UB byte a load/store touches (-1: no UB access recorded)
     ub_bytes: int = 0       #: UB bytes touched from ``ub_addr`` (the footprint of the access)
     loop: int = 0           #: hardware-loop nesting depth of the instruction (0: straight-line code)
-    reg: int = -1           #: architectural register ``dst`` is a value of (the RegTensor variable, stable
-    #:                         across loop iterations, unlike the value id; -1: none, a temporary)
 
 ITER = "ITER"
 VLOOP = "RV_VLOOP"

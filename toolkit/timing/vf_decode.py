@@ -26,7 +26,6 @@ class Row(NamedTuple):
     bank: int                 #: UB bank bit mask of a load/store (0: none recorded or banks off)
     iter_start: bool          #: first instruction of a hardware-loop iteration
     value: bool               #: writes a vector register (needs a physical register)
-    reg: int = -1             #: architectural register of the value written (Instr.reg; -1: none or a temporary)
 
 
 def _bank(ins: Instr, machine: Machine, memo: dict) -> int:
@@ -79,8 +78,7 @@ def decode(instrs: list, machine: Machine) -> tuple[list[Row], list[int]]:
         if dst >= 0:
             producer[dst] = idx
         bank = _bank(ins, machine, banks) if banked else 0
-        rows.append(_row(Row, (op, cls, lat, dur, span, tuple(deps), lane, bank, iter_start, dst >= 0 and value_cls,
-                                ins.reg if dst >= 0 and value_cls else -1)))
+        rows.append(_row(Row, (op, cls, lat, dur, span, tuple(deps), lane, bank, iter_start, dst >= 0 and value_cls)))
         last_reader.append(-1)
         iter_start = False
     return rows, last_reader

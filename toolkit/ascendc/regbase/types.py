@@ -214,7 +214,7 @@ class RegTensor:
     Its bytes carry a leading core axis: ``raw`` is (B, 256) for a VF running on B cores at once in
     lock-step (B = 1 for one core), so one numpy operation serves every core of the batch."""
 
-    __slots__ = ("dtype", "raw", "defined", "id", "acc_lanes", "arch")
+    __slots__ = ("dtype", "raw", "defined", "id", "acc_lanes")
 
     def __class_getitem__(cls, t: Any):
         return lambda: cls(t)
@@ -225,8 +225,7 @@ class RegTensor:
         self.dtype = np_dtype(t)
         self.raw = np.zeros((rec.batch, VL), dtype=np.uint8)
         self.defined = np.zeros((rec.batch, VL), dtype=bool)   # a fresh register holds no defined data
-        self.id = self.arch = rec.new_id()       # arch: the register's identity across its values (Instr.reg)
-        rec.arch[self.id] = self.arch
+        self.id = rec.new_id()
         self.acc_lanes = None                     # lanes of the last accumulating update (ZEROING check)
 
     def view(self, dt: np.dtype) -> np.ndarray:
@@ -258,7 +257,6 @@ class RegTensor:
             d = np.repeat(lane_def, w, axis=1) if w > 1 else lane_def
             self.defined = np.ascontiguousarray(np.broadcast_to(d, (rows, VL)))
         self.id = rec.new_id()
-        rec.arch[self.id] = self.arch
 
     def to_numpy(self, t: Any = None) -> np.ndarray:
         """The register's elements (one core: 1-D; a batch: one row per core)."""

@@ -50,7 +50,6 @@ class VfRecorder:
         self.batch = batch              # cores running this VF instance at once (lock-step), 1 otherwise
         self.instrs: list = []
         self.next_id = 0
-        self.arch: dict[int, int] = {}   # value id -> architectural register (RegTensor.arch) it is a value of
         self.loops: list[_Loop] = []
         self.pset_ids: dict[tuple, int] = {}
         self.declared = {"reg": 0, "mask": 0, "unalign_load": 0, "unalign_store": 0}
@@ -68,8 +67,7 @@ class VfRecorder:
     def emit(self, opcode: str, dst: int = -1, srcs: tuple = (), aux: Any = None, *, mask: int = -1,
              dist: str | None = None, ub_addr: int = -1, ub_bytes: int = 0) -> None:
         """Append one :class:`~toolkit.record.events.Instr` (its loop context is the current nesting depth)."""
-        self.instrs.append(_new_instr(Instr, (opcode, dst, srcs, aux, mask, dist, ub_addr, ub_bytes, len(self.loops),
-                                              self.arch.get(dst, -1))))
+        self.instrs.append(_new_instr(Instr, (opcode, dst, srcs, aux, mask, dist, ub_addr, ub_bytes, len(self.loops))))
 
     def declare(self, kind: str, obj: Any = None) -> None:
         """One more register of ``kind`` alive (``undeclare`` when it dies: the C++ route's destructors)."""
@@ -115,7 +113,7 @@ class VfRecorder:
             return
         loop.iteration += 1
         depth = len(self.loops)
-        self.instrs.append(_new_instr(Instr, (ITER, -1, (), depth, -1, None, -1, 0, depth, -1)))
+        self.instrs.append(_new_instr(Instr, (ITER, -1, (), depth, -1, None, -1, 0, depth)))
 
     def loop_exit(self, trips: int | None = None) -> None:
         loop = self.loops.pop()

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 from .base import UNIT_CLASS, Bound, OpClass, StreamStats, Unit, hook, throughput
 from .execute import ExecuteUnits, MaskUnit, SpecialFunctionPipes
-from .front_end import VALUE_CLASSES, ArchRegisterPool, ArchRegisters, FrontEnd, LoopEntry, LoopIterations, RegisterFile
+from .front_end import VALUE_CLASSES, FrontEnd, LoopEntry, LoopIterations, RegisterFile
 from .issue_queue import IssueQueue
 from .memory import MemoryOrder, StoreQueue, UbPorts, ub_banks
 
 #: the units of one vector core, in dispatch order: the issue queue's window is checked before an
 #: iteration start (which notes its dispatch cycle), then the registers
-UNITS: tuple[type[Unit], ...] = (FrontEnd, IssueQueue, LoopEntry, LoopIterations, RegisterFile, ArchRegisters,
-                                 ArchRegisterPool, ExecuteUnits, SpecialFunctionPipes, MaskUnit, MemoryOrder,
-                                 StoreQueue, UbPorts)
+UNITS: tuple[type[Unit], ...] = (FrontEnd, IssueQueue, LoopEntry, LoopIterations, RegisterFile, ExecuteUnits,
+                                 SpecialFunctionPipes, MaskUnit, MemoryOrder, StoreQueue, UbPorts)
 
-__all__ = ["UNITS", "UNIT_CLASS", "VALUE_CLASSES", "ArchRegisterPool", "ArchRegisters", "Bound", "ExecuteUnits",
-           "FrontEnd", "IssueQueue", "LoopEntry", "LoopIterations", "MaskUnit", "MemoryOrder", "OpClass", "RegisterFile",
-           "SpecialFunctionPipes", "StoreQueue", "StreamStats", "UbPorts", "Unit", "hook", "throughput", "ub_banks"]
+__all__ = ["UNITS", "UNIT_CLASS", "VALUE_CLASSES", "Bound", "ExecuteUnits", "FrontEnd", "IssueQueue", "LoopEntry",
+           "LoopIterations", "MaskUnit", "MemoryOrder", "OpClass", "RegisterFile", "SpecialFunctionPipes", "StoreQueue",
+           "StreamStats", "UbPorts", "Unit", "hook", "throughput", "ub_banks"]
