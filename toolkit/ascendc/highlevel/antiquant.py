@@ -31,14 +31,6 @@ from .quant_common import F16
 _DST = ("half", "bfloat16_t", "float")
 
 
-def _split(args: tuple) -> tuple[LocalTensor | None, list]:
-    rest = list(args)
-    for k, a in enumerate(rest):
-        if isinstance(a, LocalTensor) and a.dtype == Q.U8:
-            return rest.pop(k), rest
-    return None, rest
-
-
 def anti_rows(api: str, dst, src, scale, offset, m: int, n: int, cfg: Q.QuantCfg, group: int, tmp,
               derived_group: bool = False) -> None:
     """dst = dstT((float(src) + offset) * scale), row by row (``derived_group``: AscendAntiQuant's PER_CHANNEL
@@ -121,15 +113,13 @@ def _ascend_anti_quant(dst, src, *args: Any, isTranspose: Any = False, config: A
     """PER_CHANNEL ``(dst, src, offset, scale[, tmp], k[, shapeInfo])`` / ``(dst, src, scale[, tmp], k[, shapeInfo])``,
     PER_TENSOR with scalars, and PER_TOKEN / PER_GROUP ``(dst, src, scale, offset[, tmp], para)``."""
     api = "AscendAntiQuant"
-    tmp, rest = _split(args)
+    tmp, rest = Q.split_tmp(args)
     if rest and isinstance(rest[-1], Q.AscendQuantParam):
         para = rest[-1]
-        cfg = Q.decode_cfg(config, policy)
-        if cfg.policy not in (Q.TOKEN, Q.GROUP):
-            Q.bad(api, "the AscendAntiQuantParam form runs PER_TOKEN or PER_GROUP only")
+        got = Q.token_rows(api, para, config, policy, "AscendAntiQuantParam")
+        if got is None:
             return
-        n = int(para.n)
-        m = min(int(para.m), int(para.calCount) // max(n, 1))
+        cfg, m, n = got
         anti_rows(api, dst, src, rest[0], rest[1], m, n, cfg, int(para.groupSize), tmp)
         return
     info = rest.pop() if rest and isinstance(rest[-1], Q.AntiQuantShapeInfo) else None
@@ -148,7 +138,7 @@ def _ascend_anti_quant(dst, src, *args: Any, isTranspose: Any = False, config: A
 def _anti_quantize(dst, src, scale, offset, *args: Any, config: Any = None) -> None:
     """``AntiQuantize<config>(dst, src, scale, offset[, tmp], params)``."""
     api = "AntiQuantize"
-    tmp, rest = _split(args)
+    tmp, rest = Q.split_tmp(args)
     params = rest[-1]
     cfg = Q.policy_cfg(api, config, scale)
     if cfg is None:

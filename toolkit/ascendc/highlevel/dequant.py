@@ -26,14 +26,6 @@ from .quant_common import F32
 _DST = ("half", "bfloat16_t", "float")
 
 
-def _split(args: tuple) -> tuple[LocalTensor | None, list]:
-    rest = list(args)
-    for k, a in enumerate(rest):
-        if isinstance(a, LocalTensor) and a.dtype == Q.U8:
-            return rest.pop(k), rest
-    return None, rest
-
-
 def dequant_rows(api: str, dst, src, scale, m: int, n: int, cnt: int, dst_stride: int, cfg: Q.QuantCfg,
                  group: int, tmp) -> None:
     """dst[i * dst_stride + j] = dstT(float(src[i * n + j]) * scale(i, j)) for j < cnt; the rest of the row:
@@ -81,15 +73,13 @@ def _ascend_dequant(dst, src, deqScale, *args: Any, mode: Any = None, config: An
     """``(dst, src, deqScale[, tmp], params)``, the deprecated ``(dst, src, deqScale[, tmp][, calCount])`` and the
     PER_TOKEN / PER_GROUP ``(dst, src, scaleTensor, offsetTensor[, tmp], para)``."""
     api = "AscendDequant"
-    tmp, rest = _split(args)
+    tmp, rest = Q.split_tmp(args)
     if rest and isinstance(rest[-1], Q.AscendQuantParam):
         para = rest[-1]
-        cfg = Q.decode_cfg(config, policy)
-        if cfg.policy not in (Q.TOKEN, Q.GROUP):
-            Q.bad(api, "the AscendDeQuantParam form runs PER_TOKEN or PER_GROUP only")
+        got = Q.token_rows(api, para, config, policy, "AscendDeQuantParam")
+        if got is None:
             return
-        n = int(para.n)
-        m = min(int(para.m), int(para.calCount) // max(n, 1))
+        cfg, m, n = got
         if Q.check_combo(api, "srcTensor, scaleTensor, dstTensor", (src, deqScale, dst), Q.DEQ_TOKEN):
             dequant_rows(api, dst, src, deqScale, m, n, n, n, cfg, int(para.groupSize), tmp)
         return
@@ -117,7 +107,7 @@ def _ascend_dequant(dst, src, deqScale, *args: Any, mode: Any = None, config: An
 def _dequantize(dst, src, scale, offset, *args: Any, config: Any = None) -> None:
     """``Dequantize<config>(dst, src, scale, offset[, tmp], params)``."""
     api = "Dequantize"
-    tmp, rest = _split(args)
+    tmp, rest = Q.split_tmp(args)
     params = rest[-1]
     cfg = Q.policy_cfg(api, config, scale)
     if cfg is None:

@@ -85,6 +85,26 @@ def decode_cfg(cfg: Any, policy: Any = None) -> QuantCfg:
     return out
 
 
+def split_tmp(args: tuple) -> tuple[LocalTensor | None, list]:
+    """(the sharedTmpBuffer: the first uint8_t tensor of ``args``, or None; the other arguments)."""
+    rest = list(args)
+    for k, a in enumerate(rest):
+        if isinstance(a, LocalTensor) and a.dtype == U8:
+            return rest.pop(k), rest
+    return None, rest
+
+
+def token_rows(api: str, para: Any, config: Any, policy: Any, param: str) -> tuple[QuantCfg, int, int] | None:
+    """The PER_TOKEN / PER_GROUP ``para`` form (an AscendQuantParam): (configuration, rows, n), the rows
+    bounded by calCount; None after reporting another policy."""
+    cfg = decode_cfg(config, policy)
+    if cfg.policy not in (TOKEN, GROUP):
+        bad(api, f"the {param} form runs PER_TOKEN or PER_GROUP only")
+        return None
+    n = int(para.n)
+    return cfg, min(int(para.m), int(para.calCount) // max(n, 1)), n
+
+
 def policy_cfg(api: str, config: Any, scale: Any) -> QuantCfg | None:
     """The configuration of Quantize / Dequantize / AntiQuantize (``config`` as :func:`decode_cfg` takes it),
     or None after reporting a policy outside PER_TENSOR..PER_GROUP or a scale of the wrong kind (PER_TENSOR:
