@@ -191,7 +191,8 @@ def _cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args: Any,
     """``Cast(dst, src, RoundMode, count)`` or ``Cast(dst, src, RoundMode, mask, repeatTime, UnaryRepeatParams)``."""
     ctx = current()
     sdt, ddt = src.dtype, dst.dtype
-    allowed = ALLOWED.get((sdt, ddt)) or cast_low.ALLOWED_LOW.get((sdt, ddt))
+    low = cast_low.ALLOWED_LOW.get((sdt, ddt))
+    allowed = low or ALLOWED.get((sdt, ddt))
     if allowed is None:
         ctx.report("BAD_PARAMETER", f"Cast {type_name(sdt)} -> {type_name(ddt)} is not a supported type pair on "
                    f"Ascend 950")
@@ -202,7 +203,7 @@ def _cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args: Any,
     if isinstance(form, Level0) and (sdt, ddt) in COUNT_ONLY:
         ctx.report("BAD_PARAMETER", f"Cast {type_name(sdt)} -> {type_name(ddt)}: count form only")
     overflow = ctx.machine.params["numerics"]["float_to_bf16_overflow"]
-    if (sdt, ddt) in cast_low.ALLOWED_LOW:
+    if low:
         return _cast_low(ctx, dst, src, round_mode, form, overflow)
     load, store = _dists(sdt.itemsize, ddt.itemsize)
     scale = mask_state.deq_scale if mask_state is not None else 1.0

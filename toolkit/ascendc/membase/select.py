@@ -191,9 +191,10 @@ class _SelectApi(MemBaseApi):
     ``Select(dst, src0, src1, mask, sharedTmpBuffer, SelectWithBytesMaskShapeInfo)``."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from toolkit.ascendc.highlevel import filter as hl_filter
-        if hl_filter.is_bytes_mask_form(args):
-            return hl_filter.select_bytes_mask(*args, isReuseMask=kwargs.get("isReuseMask", True))
+        if len(args) == 6:                  # only then can it be the high-level form (imported on first use)
+            from toolkit.ascendc.highlevel import filter as hl_filter
+            if hl_filter.is_bytes_mask_form(args):
+                return hl_filter.select_bytes_mask(*args, isReuseMask=kwargs.get("isReuseMask", True))
         kwargs.pop("isReuseMask", None)
         return super().__call__(*args, **kwargs)
 
