@@ -56,6 +56,7 @@ class SharedUbPorts(CoreUnit):
         self.access_bytes = p["ub_dma_access_bytes"]
         self.store_hold = p["store_bank_cycles"]          # a VF store keeps its banks this many cycles
         self.users: list[tuple[int, int, float, float]] = []     # (start, end, reads/cycle, writes/cycle)
+        self.end_max = 0                                          # the latest end of the granted work
         self.delay = {PIPE_MTE2: 0, PIPE_MTE3: 0, PIPE_V: 0}
         self.latest = {PIPE_MTE2: 0, PIPE_MTE3: 0, PIPE_V: 0}     # latest start per pipe (monotonic)
 
@@ -83,13 +84,14 @@ class SharedUbPorts(CoreUnit):
     def _grant(self, start: int, length: int, reads: float, writes: float) -> int:
         """The cycles a piece of work of ``length`` cycles alone, using ``reads`` and ``writes`` slot
         cycles in all, takes from ``start`` among the granted work (it is recorded)."""
-        if length <= 0 or reads + writes <= 0 or not self.users:
-            if length > 0 and reads + writes > 0:
-                self.users.append((start, start + length, reads / length, writes / length))
+        if length <= 0 or reads + writes <= 0:
             return length
         rr, rw = reads / length, writes / length
+        if not self.users or (self.end_max <= start and rr + rw <= self.slots and rw <= self.write_slots):
+            self._record(start, length, reads, writes)     # nothing granted overlaps it, and it fits alone
+            return length
         # the granted work ends by the latest user's end: past it the work runs at full rate
-        horizon = max(start + length, max(e for _, e, _, _ in self.users))
+        horizon = max(start + length, self.end_max)
         steps = self._others(start, horizon) + [(horizon, 0.0, 0.0)]
         left, t = float(length), start
         for (t_a, r, w), (t_b, _, _) in zip(steps, steps[1:]):
@@ -107,8 +109,12 @@ class SharedUbPorts(CoreUnit):
             t = t_b
         end = int(round(t + left))
         got = max(end - start, length)
-        self.users.append((start, start + got, reads / got, writes / got))
+        self._record(start, got, reads, writes)
         return got
+
+    def _record(self, start: int, got: int, reads: float, writes: float) -> None:
+        self.users.append((start, start + got, reads / got, writes / got))
+        self.end_max = max(self.end_max, start + got)
 
     def dma(self, pipe: str, start: int, latency: int, occupancy: int, nbytes: int) -> int:
         if not self.access_bytes:
