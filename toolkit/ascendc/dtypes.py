@@ -17,6 +17,7 @@ import ml_dtypes
 import numpy as np
 
 from . import lowfloat as _lf
+from .itervec import BATCH, Iv
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
@@ -25,13 +26,16 @@ class CScalar:
     """A C scalar variable: a value of a fixed numpy dtype, mutable in place (passed by reference)."""
 
     dtype: ClassVar[np.dtype]
-    __slots__ = ("value",)
+    __slots__ = ("value", "born")
 
     def __init__(self, value: Any = 0):
         self.value = self._wrap(value.value if isinstance(value, CScalar) else value)
+        self.born = BATCH.key            # made in a batched loop body (regbase/loopbatch.py): its key
 
     @classmethod
     def _wrap(cls, v: Any) -> Any:
+        if type(v) is Iv:                                    # a batched loop's per-iteration value
+            return Iv(np.asarray([cls._wrap(x) for x in v.values.tolist()]))
         if cls.dtype.names:                                  # hifloat8 / packed 4-bit: the byte's bits
             return int(v) & 0xFF
         if cls.dtype.kind in "iu":

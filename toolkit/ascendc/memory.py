@@ -51,6 +51,7 @@ class UbMemory:
         else:
             self.defined = np.zeros(n, dtype=bool)
         self.high = 0                                      # one past the highest UB byte any access checked
+        self.writes = 0                                    # row-shaped writes so far (regbase/loopbatch.py)
         self.diag = diagnostics
         self.core = core
 
@@ -86,12 +87,14 @@ class UbMemory:
         return None if all_set(d) else d[None]
 
     def wr(self, addr: int, raw: np.ndarray, defined: np.ndarray | bool = True) -> None:
+        self.writes += 1
         n = raw.shape[-1]
         self.data[addr:addr + n] = raw.reshape(-1, n)[0]
         self.defined[addr:addr + n] = defined if isinstance(defined, bool) else np.reshape(defined, (-1, n))[0]
 
     def wr_where(self, addr: int, raw: np.ndarray, defined: np.ndarray, where: np.ndarray) -> None:
         """Write only the bytes where ``where`` is set (masked stores: the rest keep their content)."""
+        self.writes += 1
         n = where.shape[-1]
         np.copyto(self.data[addr:addr + n], raw.reshape(-1, n)[0], where=where.reshape(-1, n)[0])
         np.copyto(self.defined[addr:addr + n], np.reshape(defined, (-1, n))[0], where=where.reshape(-1, n)[0])
@@ -106,6 +109,7 @@ class UbMemory:
 
     def scatter(self, dtype: np.dtype, pos: np.ndarray, values: np.ndarray, defined: np.ndarray | None) -> None:
         """Write elements (and their definedness, None = defined) at element positions ``pos``."""
+        self.writes += 1
         w = np.dtype(dtype).itemsize
         self.data.view(dtype)[pos] = np.reshape(values, (-1, pos.size))[0]
         self.defined.view(_UINT[w])[pos] = _ONES[w] if defined is None else np.where(

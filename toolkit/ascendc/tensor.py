@@ -14,6 +14,7 @@ from toolkit.record.diagnostics import kernel_frame
 from toolkit.record.events import ScalarOp, shared
 
 from .dtypes import np_dtype, scalar_value
+from .itervec import Iv
 from .lowfloat import is_low
 from .memory import GmBuffer
 
@@ -46,7 +47,8 @@ class UbPtr:
 
     def __add__(self, n: Any) -> "UbPtr":
         if type(n) is not int:               # VF address arithmetic is mostly plain ints
-            n = int(scalar_value(n))
+            n = scalar_value(n)
+            n = n if type(n) is Iv else int(n)   # a batched loop's index: an address per iteration
         p = _new_ubptr(UbPtr)
         p.addr = self.addr + n * self.dtype.itemsize
         p.dtype = self.dtype

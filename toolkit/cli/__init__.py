@@ -185,12 +185,18 @@ class TargetGroup(click.Group):
 @click.group(cls=TargetGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--serial", is_flag=True,
               help="run the cores of every launch one after another (the reference) instead of in lock-step")
+@click.option("--unbatched-loops", is_flag=True,
+              help="run every iteration of a VF hardware loop on its own (the reference) instead of each body "
+                   "instruction once over all iterations")
 @click.pass_context
-def cli(ctx: click.Context, serial: bool) -> None:
+def cli(ctx: click.Context, serial: bool, unbatched_loops: bool) -> None:
     """Check an Ascend C kernel migration (MemBase -> RegBase) on the CPU."""
     if serial:
         from toolkit.engine.launch import launch_mode
         ctx.with_resource(launch_mode("serial"))
+    if unbatched_loops:
+        from toolkit.ascendc.regbase.loopbatch import loop_batching
+        ctx.with_resource(loop_batching(False))
 
 
 #: Entry-point group through which operator packages add their commands (``toolkit`` never imports

@@ -47,6 +47,7 @@ class UbBatch:
         self.data2d, self.defined2d = data2d, defined2d
         self.size = members[0].ub.size
         self.n = len(members)
+        self.writes = 0                   # row-shaped writes so far (regbase/loopbatch.py)
 
     def check(self, addr: int, nbytes: int, what: str, align: int = 1) -> None:
         """Bounds and alignment are the same for every member (same addresses): each core reports."""
@@ -60,11 +61,13 @@ class UbBatch:
         return None if d.all() else d
 
     def wr(self, addr: int, raw: np.ndarray, defined: np.ndarray | bool = True) -> None:
+        self.writes += 1
         n = raw.shape[-1]
         self.data2d[self.rows, addr:addr + n] = raw
         self.defined2d[self.rows, addr:addr + n] = defined
 
     def wr_where(self, addr: int, raw: np.ndarray, defined: np.ndarray, where: np.ndarray) -> None:
+        self.writes += 1
         n = where.shape[-1]
         sel = np.broadcast_to(where, (self.n, n))
         if isinstance(self.rows, slice):
@@ -89,6 +92,7 @@ class UbBatch:
         return self._elems(self.defined2d, _UINT[width], pos) == _ONES[width]
 
     def scatter(self, dtype, pos: np.ndarray, values: np.ndarray, defined: np.ndarray | None) -> None:
+        self.writes += 1
         w = np.dtype(dtype).itemsize
         dd = _ONES[w] if defined is None else np.where(defined, _ONES[w], 0).astype(_UINT[w])
         if isinstance(self.rows, slice):

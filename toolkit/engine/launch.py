@@ -101,7 +101,8 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
         runs = _run_cores(kernel, block_num, args, machine, diag, shared, mode)
     cores = [CoreRun(ctx.core_id, apply_passes(ctx.events, passes), aborted) for ctx, aborted in runs]
     diag.finalize()
-    return LaunchResult(name or getattr(kernel, "__name__", "kernel"), block_num, cores, diag, machine)
+    meta = {"loop_batching": dict(shared["loop_batching"])} if "loop_batching" in shared else {}
+    return LaunchResult(name or getattr(kernel, "__name__", "kernel"), block_num, cores, diag, machine, meta)
 
 
 def apply_passes(events: list, passes: Sequence[Callable[[list], list]]) -> list:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from toolkit.ascendc.itervec import BATCH, NotBatchable
 from toolkit.ascendc.tensor import UbPtr
 from toolkit.engine.runtime import current
 from toolkit.record.diagnostics import kernel_frame
@@ -91,6 +92,8 @@ def _resolve_addr(ptr: UbPtr, rest: tuple) -> tuple[int, tuple]:
 def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
     """LoadAlign<T, dist>(dst, src [, AddrReg]); <T, POST_MODE_UPDATE, dist>(dst, src&, stride);
     dual <T, DIST_DINTLV_Bx>(dst0, dst1, src); block-strided <T, DATA_BLOCK_COPY>(dst, src, blkStride, mask)."""
+    if BATCH.batch is not None and (t.enum(PostLiteral) is POST_UPDATE or t.enum(DataCopyMode) is not None):
+        raise NotBatchable("a post-updated or block-strided address in a batched body")
     ctx = current()
     rec = ctx.vf or current_recorder()
     if t.enum(DataCopyMode) is not None:
@@ -233,6 +236,8 @@ def _store_bytes(dist: str, src: RegTensor, w: int) -> tuple[np.ndarray, np.ndar
 def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
     """StoreAlign<T, dist>(dst, src, mask); <T, POST_MODE_UPDATE, dist>(dst&, src, stride, mask);
     (dst, src, AddrReg, mask); dual <T, DIST_INTLV_Bx>(dst, src0, src1, mask); block-strided."""
+    if BATCH.batch is not None and (t.enum(PostLiteral) is POST_UPDATE or t.enum(DataCopyMode) is not None):
+        raise NotBatchable("a post-updated or block-strided address in a batched body")
     ctx = current()
     rec = ctx.vf or current_recorder()
     if t.enum(DataCopyMode) is not None:

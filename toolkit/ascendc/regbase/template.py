@@ -14,7 +14,9 @@ from typing import Any, Callable
 import numpy as np
 
 from toolkit.ascendc.dtypes import np_dtype
+from toolkit.ascendc.itervec import BATCH, NotBatchable
 
+from .loopbatch import BATCHABLE
 from .types import CastTrait
 
 
@@ -86,4 +88,19 @@ class TemplateApi:
 
 
 def template(impl: Callable) -> TemplateApi:
+    """The API of ``impl``; one with no batched form (not in ``loopbatch.BATCHABLE``) refuses to run inside
+    a batched loop body, so the loop runs iteration by iteration."""
+    if impl.__name__ not in BATCHABLE:
+        impl = _gated(impl)
     return TemplateApi(impl)
+
+
+def _gated(impl: Callable) -> Callable:
+    name = impl.__name__
+
+    def gated(*args: Any, **kwargs: Any) -> Any:
+        if BATCH.batch is not None:
+            raise NotBatchable(f"{name} has no batched form")
+        return impl(*args, **kwargs)
+    gated.__name__, gated.__doc__, gated.__wrapped__ = name, impl.__doc__, impl
+    return gated

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 
 from toolkit.ascendc.dtypes import np_dtype
+from toolkit.ascendc.itervec import BATCH as _TLS
+from toolkit.ascendc.itervec import NotBatchable
 from toolkit.ascendc.memory import all_set
 from toolkit.engine.runtime import current
 from toolkit.machine import load_machine
@@ -208,13 +210,20 @@ def _recorder():
     return rec
 
 
+def _batch():
+    """The batched loop body running (regbase/loopbatch.py), or None."""
+    return getattr(_TLS, "batch", None)
+
+
 class RegTensor:
     """``RegTensor<T>``: one 256 B vector register. ``RegTensor[float]()`` or ``RegTensor(float)``.
 
     Its bytes carry a leading core axis: ``raw`` is (B, 256) for a VF running on B cores at once in
-    lock-step (B = 1 for one core), so one numpy operation serves every core of the batch."""
+    lock-step (B = 1 for one core), so one numpy operation serves every core of the batch. In a batched
+    hardware loop (regbase/loopbatch.py) the rows are (iteration, core) pairs: a register made before the
+    loop reads as its value repeated for every iteration until the body writes it."""
 
-    __slots__ = ("dtype", "raw", "defined", "id", "acc_lanes")
+    __slots__ = ("dtype", "_raw", "_defined", "id", "acc_lanes")
 
     def __class_getitem__(cls, t: Any):
         return lambda: cls(t)
@@ -223,40 +232,80 @@ class RegTensor:
         rec = _recorder()
         rec.declare("reg")
         self.dtype = np_dtype(t)
-        self.raw = np.zeros((rec.batch, VL), dtype=np.uint8)
-        self.defined = np.zeros((rec.batch, VL), dtype=bool)   # a fresh register holds no defined data
+        self._raw = np.zeros((rec.batch, VL), dtype=np.uint8)
+        self._defined = np.zeros((rec.batch, VL), dtype=bool)   # a fresh register holds no defined data
         self.id = rec.new_id()
         self.acc_lanes = None                     # lanes of the last accumulating update (ZEROING check)
+        b = _TLS.batch
+        if b is not None:
+            b.made(self)
+
+    @property
+    def raw(self) -> np.ndarray:
+        r = self._raw
+        b = _TLS.batch
+        if b is None or r.shape[0] == b.rows:
+            return r
+        return b.read(self, "raw", r)
+
+    @property
+    def defined(self) -> np.ndarray | None:
+        d = self._defined
+        b = _TLS.batch
+        if b is None or d is None or self._raw.shape[0] == b.rows:
+            return d
+        return b.read(self, "defined", d)
 
     def view(self, dt: np.dtype) -> np.ndarray:
         return self.raw.view(dt)
 
     def lane_defined(self, width: int) -> np.ndarray | None:
         """Per-lane definedness at element width ``width``, (B, lanes) (None = all defined)."""
-        if self.defined is None:
+        d = self.defined
+        if d is None:
             return None
         if width == 1:
-            return self.defined
-        return self.defined.reshape(self.defined.shape[0], -1, width).all(axis=2)
+            return d
+        return d.reshape(d.shape[0], -1, width).all(axis=2)
 
     def set(self, values: np.ndarray, lane_def: np.ndarray | None, rec, width: int | None = None) -> None:
         """Write a new value ((B or 1, lanes) of any dtype, 256 B a row) and its per-lane definedness."""
         if type(values) is not np.ndarray:
             values = np.asarray(values)
         rows = rec.batch
+        b = _TLS.batch
+        if b is not None and self._raw.shape[0] != rows:
+            b.first_write(self)
         if values.ndim != 2 or values.shape[0] != rows:
             values = np.broadcast_to(values.reshape(-1, values.shape[-1]), (rows, values.shape[-1]))
         if not values.flags.c_contiguous:
             values = np.ascontiguousarray(values)
-        self.raw = values if values.dtype is _U8 else values.view(_U8)
+        self._raw = values if values.dtype is _U8 else values.view(_U8)
         if lane_def is None or all_set(lane_def):
-            self.defined = None
+            self._defined = None
         else:
             lane_def = np.asarray(lane_def).reshape(-1, lane_def.shape[-1])
             w = width or (VL // lane_def.shape[-1])
             d = np.repeat(lane_def, w, axis=1) if w > 1 else lane_def
-            self.defined = np.ascontiguousarray(np.broadcast_to(d, (rows, VL)))
+            self._defined = np.ascontiguousarray(np.broadcast_to(d, (rows, VL)))
         self.id = rec.new_id()
+
+    # -- batched loops: state at loop entry, the last iteration's rows at loop exit ---------------------
+    def snapshot(self) -> tuple:
+        return self._raw, self._defined, self.id, self.acc_lanes
+
+    def restore(self, state: tuple) -> None:
+        self._raw, self._defined, self.id, self.acc_lanes = state
+
+    def keep_last(self, rows: int, base: int, shift: int) -> None:
+        if self._raw.shape[0] == rows:
+            self._raw = self._raw[rows - base:].copy()
+            if self._defined is not None:
+                self._defined = self._defined[rows - base:].copy()
+        a = self.acc_lanes
+        if a is not None and a.shape[0] == rows:
+            self.acc_lanes = a[rows - base:].copy()
+        self.id += shift
 
     def to_numpy(self, t: Any = None) -> np.ndarray:
         """The register's elements (one core: 1-D; a batch: one row per core)."""
@@ -271,7 +320,7 @@ class MaskReg:
     """256-bit predicate; bit ``w*i`` selects element i of a ``w``-byte type. ``bits`` is (1, 256) when
     every core of the batch holds the same predicate (masks made from scalars), (B, 256) otherwise."""
 
-    __slots__ = ("bits", "id", "_lanes")
+    __slots__ = ("_bits", "id", "_lanes")
 
     def __init__(self, bits: np.ndarray | None = None, _id: int | None = None):
         rec = _recorder()
@@ -281,22 +330,46 @@ class MaskReg:
             bits = np.zeros((1, VL), dtype=bool)
         elif type(bits) is not np.ndarray or bits.ndim != 2 or bits.shape[1] != VL:   # (PLT/PSET rows are)
             bits = np.asarray(bits).reshape(-1, VL)
-        self.bits = bits
+        self._bits = bits
         self.id = rec.new_id() if _id is None else _id
         self._lanes: dict[int, tuple[np.ndarray, bool]] = {}
+        b = _TLS.batch
+        if b is not None:
+            b.made(self)
+
+    @property
+    def bits(self) -> np.ndarray:
+        r = self._bits
+        b = _TLS.batch
+        if b is None or r.shape[0] == 1 or r.shape[0] == b.rows:
+            return r
+        return b.read(self, "bits", r)
 
     def lanes(self, width: int) -> tuple[np.ndarray, bool]:
         """(active lanes at element width ``width``, (1 or B, lanes); all-active flag)."""
+        b = _TLS.batch
+        if b is not None and self._bits.shape[0] not in (1, b.rows):
+            act = self.bits[:, ::width]
+            return act, all_set(act)
         got = self._lanes.get(width)
         if got is None:
-            act = self.bits[:, ::width]
+            act = self._bits[:, ::width]
             got = self._lanes[width] = (act, all_set(act))
         return got
 
     def set_bits(self, bits: np.ndarray, rec) -> None:
-        self.bits = np.asarray(bits).reshape(-1, VL)
+        b = _TLS.batch
+        if b is not None:
+            raise NotBatchable("a mask register rewritten in place")
+        self._bits = np.asarray(bits).reshape(-1, VL)
         self._lanes = {}
         self.id = rec.new_id()
+
+    def keep_last(self, rows: int, base: int, shift: int) -> None:
+        if self._bits.shape[0] == rows:
+            self._bits = self._bits[rows - base:].copy()
+            self._lanes = {}
+        self.id += shift
 
     def __repr__(self) -> str:
         return f"MaskReg#{self.id}({int(self.bits[0].sum())} bits)"

@@ -8,6 +8,7 @@ checks the unaligned-store flush, and emits one :class:`~toolkit.record.events.V
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any, Callable
 
 import numpy as np
@@ -24,6 +25,8 @@ from toolkit.record.diagnostics import (
 )
 from toolkit.record.events import ITER, Instr, VfCall
 from toolkit.record.events import VLOOP as VLOOP_OP
+
+from .loopbatch import abandon_batch, start_batch
 
 
 class _Loop:
@@ -59,6 +62,8 @@ class VfRecorder:
         self.software_loops: set = set()   # loops reported as software loops (beyond the loop levels)
         self.ar: Any = 0                 # the AR special register (regbase/unaligned.py), per core of the batch
         self.squeeze_bytes: Any = None   # bytes a Squeeze<STORE_REG> kept, for the next AR-form StoreUnAlign
+        self.allow_batch = True          # hardware loops may run batched (regbase/loopbatch.py)
+        self.ub_writes = -1              # the UB's write count when the instance began (vf_begin)
 
     def new_id(self) -> int:
         self.next_id += 1
@@ -184,6 +189,12 @@ def _loop_iter(rec: VfRecorder, start: int, trips: int, unroll):
     if unroll:
         rec.unroll_hints.append(int(unroll))
     try:
+        batch = start_batch(rec, loop, start, trips, sys._getframe(1)) if trips >= 2 and not loop.flat else None
+        if batch is not None:
+            rec.loop_iteration(loop)
+            yield batch.index
+            if batch.finish():
+                return
         for i in range(trips):
             rec.loop_iteration(loop)
             yield start + i
@@ -243,11 +254,24 @@ def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) ->
 
 
 def execute_vf(ctx, vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) -> None:
-    """One VF instance on ``ctx`` (a core, or a batch of cores in lock-step)."""
+    """One VF instance on ``ctx`` (a core, or a batch of cores in lock-step). A batched hardware loop that
+    fails inside its body (regbase/loopbatch.py) is undone and the instance runs again unbatched."""
     rec = vf_begin(ctx, vf.name)
     try:
-        with np.errstate(all="ignore"):
-            vf.fn(*[_copy_arg(a) for a in args], **{k: _copy_arg(v) for k, v in kwargs.items()})
+        _vf_body(vf, args, kwargs)
+    except Exception as err:
+        if not abandon_batch(rec, err):
+            raise
+        ctx.vf = None
+        rec = vf_begin(ctx, vf.name)
+        rec.allow_batch = False
+        try:
+            _vf_body(vf, args, kwargs)
+        finally:
+            ctx.vf = None
+    except BaseException as err:
+        abandon_batch(rec, err)
+        raise
     finally:
         ctx.vf = None
     scalar_args = sum(1 for a in (*args, *kwargs.values()) if isinstance(a, (ScalarRead, ScalarReadInt)))
@@ -255,11 +279,17 @@ def execute_vf(ctx, vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: t
            {"no_fusion": True} if vf.no_fusion else None)
 
 
+def _vf_body(vf: SimdVf, args: tuple, kwargs: dict) -> None:
+    with np.errstate(all="ignore"):
+        vf.fn(*[_copy_arg(a) for a in args], **{k: _copy_arg(v) for k, v in kwargs.items()})
+
+
 def vf_begin(ctx, name: str) -> VfRecorder:
     """Open one VF instance on core ``ctx`` (both routes: a Python ``__simd_vf__`` call, a C++ VfScope)."""
     if ctx.vf is not None:
         raise VfRuleError(f"VF {name} called inside VF {ctx.vf.name}: only __simd_callee__ functions nest")
     rec = VfRecorder(name, ctx.machine, getattr(ctx, "batch", 1))
+    rec.ub_writes = getattr(ctx.ub, "writes", -1)
     ctx.vf = rec
     return rec
 

@@ -1,0 +1,122 @@
+"""The index of a hardware loop run as one array operation: :class:`Iv`, one value per iteration.
+
+A batched hardware loop (``toolkit.ascendc.regbase.loopbatch``) runs its body once with the loop
+variable bound to an :class:`Iv`: integer arithmetic on it (``i * 64``, ``i % 5``, ``i // 5``, pointer
+``p + i``) gives another :class:`Iv`, so every address and count the body computes is known for every
+iteration at once, exactly. Anything that needs one Python value (``if i == 0``, ``range(i)``, ``int(i)``,
+a dict key) raises :class:`NotBatchable`: the loop then runs iteration by iteration, as before.
+
+Written by hand: numpy arrays would silently turn ``bool(i == 0)`` into an error of the wrong kind or a
+broadcast; this class refuses every such use instead.
+"""
+from __future__ import annotations
+
+import itertools
+import operator
+import threading
+from typing import Any
+
+import numpy as np
+
+
+class _BatchState(threading.local):
+    batch = None                  #: the batched loop body running on this thread (regbase/loopbatch.py)
+    key = 0                       #: its serial number (0: none), what a C scalar made in it remembers
+
+
+BATCH = _BatchState()
+KEYS = itertools.count(1)
+
+
+class NotBatchable(Exception):
+    """The loop cannot run as array operations (the reason is the message); it runs serially."""
+
+
+def _vals(x: Any) -> Any:
+    if type(x) is Iv:
+        return x.values
+    if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool):
+        return x
+    if hasattr(x, "value") and hasattr(type(x), "dtype"):          # a CScalar: its plain value
+        return _vals(x.value)
+    raise NotBatchable(f"loop index combined with {type(x).__name__}")
+
+
+def _binop(op):
+    def fwd(self, other):
+        return Iv(op(self.values, _vals(other)))
+
+    def rev(self, other):
+        return Iv(op(_vals(other), self.values))
+    return fwd, rev
+
+
+def _cdiv(a, b):
+    """C integer division (truncates toward zero), as ``/`` on the C++ route's unsigned/int indices."""
+    q = np.floor_divide(a, b)
+    return np.where((q < 0) & (q * b != a), q + 1, q)
+
+
+class Iv:
+    """Per-iteration values of an integer (or float) expression of a batched loop's index."""
+
+    __slots__ = ("values",)
+    __array_ufunc__ = None               # numpy scalars defer to the reflected operators below
+
+    def __init__(self, values: np.ndarray):
+        self.values = values
+
+    __add__, __radd__ = _binop(operator.add)
+    __sub__, __rsub__ = _binop(operator.sub)
+    __mul__, __rmul__ = _binop(operator.mul)
+    __floordiv__, __rfloordiv__ = _binop(np.floor_divide)
+    __truediv__, __rtruediv__ = _binop(np.true_divide)
+    __mod__, __rmod__ = _binop(np.mod)
+    __lshift__, __rlshift__ = _binop(np.left_shift)
+    __rshift__, __rrshift__ = _binop(np.right_shift)
+    __and__, __rand__ = _binop(np.bitwise_and)
+    __or__, __ror__ = _binop(np.bitwise_or)
+    __xor__, __rxor__ = _binop(np.bitwise_xor)
+    __lt__ = _binop(operator.lt)[0]
+    __le__ = _binop(operator.le)[0]
+    __gt__ = _binop(operator.gt)[0]
+    __ge__ = _binop(operator.ge)[0]
+
+    def __eq__(self, other):              # elementwise, as the other comparisons (never a Python bool)
+        return Iv(self.values == _vals(other))
+
+    def __ne__(self, other):
+        return Iv(self.values != _vals(other))
+
+    def cdiv(self, other) -> "Iv":
+        return Iv(_cdiv(self.values, _vals(other)))
+
+    def __neg__(self):
+        return Iv(-self.values)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return Iv(np.abs(self.values))
+
+    def _scalar(self, *_: Any):
+        raise NotBatchable("the loop index is used as one Python value (a branch, a range, int(), a key)")
+
+    __bool__ = __int__ = __index__ = __float__ = __hash__ = __iter__ = __len__ = _scalar
+
+    def first(self) -> Any:
+        return self.values[0]
+
+    def uniform(self) -> bool:
+        """Every iteration has the same value."""
+        v = self.values
+        return bool((v == v[0]).all())
+
+    def __repr__(self) -> str:
+        v = self.values
+        return f"Iv[{v[0]}..{v[-1]}; {v.size}]"
+
+
+def is_iv(x: Any) -> bool:
+    return type(x) is Iv

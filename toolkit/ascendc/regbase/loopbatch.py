@@ -1,0 +1,386 @@
+"""Hardware loops as array operations: a VF loop's body runs once over all its iterations.
+
+A hardware loop (RVECLP) runs the same instruction sequence every iteration, addresses moving with the
+index. So :func:`batched_iterations` runs the body once, the loop variable an
+:class:`~toolkit.ascendc.itervec.Iv` (one value per iteration), registers holding one row per (iteration,
+core) instead of per core (``rows = trips * B``, row ``k * B + b``): every body instruction is one numpy
+operation over all iterations of all lock-step cores. Loops inside the body run as before, over those rows.
+
+What keeps it exact (else the loop, or the whole VF instance, runs iteration by iteration as before, and
+the run's ``loop_batching`` statistics say why):
+
+* a register (or mask) read in the body before the body writes it, and written later, is loop-carried
+  (an accumulator): refused at its write (its iterations need the sequential order);
+* a Python local read before it is assigned in the body and assigned in it (``p = p + 64``), an attribute
+  or item store, ``global``: refused before the body runs (static look at the loop's source);
+* a ``uint32_t`` count that an ``UpdateMask`` in the body decrements (the VL-chunk idiom) is carried
+  exactly: iteration k sees ``max(count - k * VL_T, 0)``;
+* UB: stores are held until the body has run, then done in order; a load of bytes a store of the body
+  writes (in any iteration), a store an earlier load of a later iteration would have seen, stores of two
+  iterations that overlap: refused (hazards are judged on the exact per-iteration ranges);
+* any diagnostic, out-of-bounds or misaligned access in any iteration, any API not known to work on
+  iteration rows (:data:`BATCHABLE`), the index used as one Python value: refused, and the serial rerun
+  reports it with its iteration, core and line, as today.
+
+After the body the instruction records are expanded to what the serial run records (value ids shifted
+per iteration, per-iteration addresses and counts, PSETs once, loop-invariant PLTs hoisted), so the
+streams, and the cycles timed from them, are the serial run's. ``MIGRATE_CHECK_LOOP_BATCH=0`` or
+``--unbatched-loops`` turns batching off (the reference it equals).
+"""
+from __future__ import annotations
+
+import contextvars
+import os
+from collections import Counter
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import numpy as np
+
+from toolkit.ascendc.itervec import BATCH as _TLS
+from toolkit.ascendc.itervec import KEYS, Iv, NotBatchable
+from toolkit.engine.runtime import current
+from toolkit.record.events import Instr
+
+from .loopsource import impure_call, loop_facts
+from .loopub import IterUb
+
+#: API implementations (by ``__name__``) that work on iteration rows as they do on core rows; any other
+#: Reg API called in a batched body refuses the batch (``toolkit.ascendc.regbase.template``)
+BATCHABLE = frozenset({
+    "RV_VADD", "RV_VSUB", "RV_VMUL", "RV_VDIV", "RV_VMAX", "RV_VMIN", "RV_VADDS", "RV_VMULS", "RV_VMAXS",
+    "RV_VMINS", "RV_VSQRT", "RV_VEXP", "RV_VABS", "RV_VLN", "RV_VRELU", "Mula", "Duplicate", "Select",
+    "LocalMemBar", "LoadAlign", "StoreAlign", "CreateMask", "UpdateMask", "Cast", "Reduce", "ReduceSum",
+    "ReduceMax", "ReduceMin",
+})
+
+_ON: contextvars.ContextVar[bool] = contextvars.ContextVar("loop_batching", default=True)
+_MAX_PAIRWISE = 4096          #: iterations up to which UB hazards are judged pair by pair
+
+
+@contextmanager
+def loop_batching(on: bool) -> Iterator[None]:
+    """Batch hardware loops (the default) or run every iteration on its own (``--unbatched-loops``)."""
+    token = _ON.set(on)
+    try:
+        yield
+    finally:
+        _ON.reset(token)
+
+
+def batching_on() -> bool:
+    return _ON.get() and os.environ.get("MIGRATE_CHECK_LOOP_BATCH", "1") != "0"
+
+
+def active() -> "LoopBatch | None":
+    """The batch whose body is running on this thread, or None."""
+    return _TLS.batch
+
+
+def stats(shared: dict) -> Counter:
+    """The launch's loop statistics: ``batched`` and ``serial: <reason>`` counts."""
+    return shared.setdefault("loop_batching", Counter())
+
+
+def _tile(a: np.ndarray | None, n: int) -> np.ndarray | None:
+    """Core rows (B, x) repeated for every iteration: (n * B, x); one row stays one row (it broadcasts)."""
+    if a is None or a.shape[0] == 1:
+        return a
+    return np.tile(a, (n, 1))
+
+
+class LoopBatch:
+    """One batched run of a hardware loop's body (see the module docstring)."""
+
+    def __init__(self, ctx, rec, loop, start: int, trips: int):
+        self.ctx, self.rec, self.loop = ctx, rec, loop
+        self.n = trips
+        self.base = rec.batch
+        self.rows = trips * rec.batch
+        self.index = Iv(np.arange(start, start + trips, dtype=np.int64))
+        self.reads: set[int] = set()
+        self.tiles: dict[tuple, Any] = {}
+        self.saved: dict[int, tuple] = {}          # id(reg) -> (reg, its state at loop entry)
+        self.created: list = []                    # registers and masks the body declared
+        self.scalars: dict[int, list] = {}         # id(count) -> [count, entry value, post Iv]
+        self.pending: list = []                    # the body's UB stores, done at commit in order
+        self.accesses: list[tuple[str, np.ndarray, int]] = []
+        self.first_instr = len(rec.instrs)
+        self.first_id = rec.next_id
+        self.pset_keys = set(rec.pset_ids)
+        self.declared = dict(rec.declared)
+        self.peak = dict(rec.peak)
+        self.ub = ctx.ub
+        self.report = ctx.__dict__.get("report")
+        self.key = next(KEYS)
+        self.site = None
+
+    # -- entering and leaving -------------------------------------------------------------------
+    def enter(self) -> None:
+        ub = IterUb(self.ub, self)               # (refuses lock-step cores that are not consecutive rows)
+        self.rec.batch = self.rows
+        self.ctx.ub = ub
+        self.ctx.report = _refuse_report
+        _TLS.batch, _TLS.key = self, self.key
+
+    def _leave(self) -> None:
+        _TLS.batch, _TLS.key = None, 0
+        self.rec.batch = self.base
+        self.ctx.ub = self.ub
+        if self.report is None:
+            self.ctx.__dict__.pop("report", None)
+        else:
+            self.ctx.report = self.report
+
+    def abort(self) -> None:
+        """Undo everything the body did: UB bytes, registers written, counts, records, ids."""
+        if _TLS.batch is not self:
+            return
+        self._leave()
+        for reg, state in self.saved.values():
+            reg.restore(state)
+        for count, v0, *_ in self.scalars.values():
+            count.value = v0
+        rec = self.rec
+        del rec.instrs[self.first_instr:]
+        rec.next_id = self.first_id
+        for k in set(rec.pset_ids) - self.pset_keys:
+            del rec.pset_ids[k]
+        rec.declared, rec.peak = self.declared, self.peak
+
+    # -- registers --------------------------------------------------------------------------------
+    def read(self, obj, attr: str, value):
+        """A register's (or mask's) ``attr`` read in the body while it still holds its pre-loop value."""
+        self.reads.add(id(obj))
+        key = (id(obj), attr)
+        got = self.tiles.get(key)
+        if got is None or got[0] is not value:
+            got = self.tiles[key] = (value, _tile(value, self.n))
+        return got[1]
+
+    def first_write(self, reg) -> None:
+        """``reg`` (made before the loop) gets its first value of the body."""
+        if id(reg) in self.reads:
+            raise NotBatchable("a loop-carried register (read before the body writes it)")
+        self.saved[id(reg)] = (reg, reg.snapshot())
+
+    def made(self, obj) -> None:
+        self.created.append(obj)
+
+    # -- scalar counts (UpdateMask) -------------------------------------------------------------
+    def count(self, count, lanes: int) -> tuple[Any, bool]:
+        """(per-iteration value of the count an UpdateMask in the body reads, whether it is carried: made
+        before the loop and stepped here by ``lanes`` each iteration, its post-update done)."""
+        v = count.value
+        if id(count) in self.scalars:
+            raise NotBatchable("a count decremented more than once per iteration")
+        if type(v) is Iv or getattr(count, "born", 0) == self.key:   # a per-iteration count of the body
+            return v, False
+        v = int(v)
+        k = np.arange(self.n, dtype=np.int64)
+        entry = np.where(k == 0, v, np.maximum(v - k * lanes, 0))
+        post = Iv(np.where(entry < lanes, 0, entry - lanes))
+        self.scalars[id(count)] = [count, v, post, lanes]
+        count.value = post
+        return Iv(entry), True
+
+    # -- UB hazards -------------------------------------------------------------------------------
+    def access(self, kind: str, starts: np.ndarray, nbytes: int) -> None:
+        """A load ("L") or store ("S") of ``nbytes`` at per-iteration ``starts``: refuse what batching
+        would reorder (see the module docstring)."""
+        if self.n > _MAX_PAIRWISE:
+            raise NotBatchable(f"{self.n} iterations: UB hazards not judged")
+        for k2, s2, n2 in self.accesses:
+            if kind == "L" and k2 == "S":
+                _refuse_pairs(s2, n2, starts, nbytes, np.less_equal, "a load of bytes the body stored")
+            elif kind == "S" and k2 == "L":
+                _refuse_pairs(starts, nbytes, s2, n2, np.less, "a store feeds a later iteration's load")
+            elif kind == "S":
+                _refuse_pairs(s2, n2, starts, nbytes, np.greater, "stores of two iterations overlap")
+        if kind == "S":
+            _refuse_pairs(starts, nbytes, starts, nbytes, np.not_equal, "stores of two iterations overlap")
+        self.accesses.append((kind, starts, nbytes))
+
+    # -- the end of the body ------------------------------------------------------------------------
+    def finish(self) -> bool:
+        """The body ran once: commit it (True), or undo it for the serial iterations (False)."""
+        try:
+            loc = self.frame.f_locals
+            for name in self.facts.outlive:
+                if _iv_like(loc.get(name)):
+                    raise NotBatchable(f"local {name} keeps per-iteration values after the loop")
+            self.commit()
+        except NotBatchable as err:
+            self.abort()
+            self.loop.iteration, self.loop.plts = -1, []
+            _refuse(self.ctx, self.site, str(err))
+            return False
+        finally:
+            self.frame = None
+        stats(self.ctx.shared)["batched"] += 1
+        return True
+
+    def commit(self) -> None:
+        """The body ran: registers keep their last iteration, counts their final value, the records
+        expand to every iteration's."""
+        rec, n, base = self.rec, self.n, self.base
+        for count, v0, post, lanes in self.scalars.values():
+            if count.value is not post:
+                raise NotBatchable("a decremented count was reassigned in the body")
+        self._leave()
+        for store in self.pending:
+            store()
+        if self.pending:
+            self.ub.writes += 1
+        for count, v0, post, lanes in self.scalars.values():
+            count.value = max(v0 - n * lanes, 0)
+        once = {rec.pset_ids[k] for k in set(rec.pset_ids) - self.pset_keys}
+        per_iter = rec.next_id - self.first_id - len(once)
+        shift = (n - 1) * per_iter
+        for reg, _ in self.saved.values():
+            reg.keep_last(self.rows, base, shift)
+        for obj in self.created:
+            obj.keep_last(self.rows, base, shift if obj.id > self.first_id and obj.id not in once else 0)
+        hoisted = {i - self.first_instr for i in _hoisted(self.loop, n)}
+        body = rec.instrs[self.first_instr:]
+        key = ("loop_batch", tuple(_hashable(r) for r in body), n, self.first_id, rec.next_id,
+               frozenset(once), per_iter, frozenset(hoisted))
+        got = self.ctx.shared.get(key)       # a body seen before in this launch (same addresses): its records
+        if got is None:
+            got = self.ctx.shared[key] = expand(body, n, self.first_id, rec.next_id, once, per_iter, hoisted)
+        rec.instrs[self.first_instr:] = got
+        rec.next_id += shift
+        for kind, before in self.declared.items():
+            rec.declared[kind] = before + n * (rec.declared[kind] - before)
+            rec.peak[kind] = max(self.peak[kind], rec.declared[kind])
+        self.loop.iteration = n - 1
+        self.loop.plts = []
+
+
+def start_batch(rec, loop, start: int, trips: int, frame) -> "LoopBatch | None":
+    """A batch for the loop just entered at ``frame``'s line, or None (it runs serially; the reason is
+    counted in the launch's statistics and remembered for the loop's site)."""
+    if not rec.allow_batch or _TLS.batch is not None or not batching_on():
+        return None
+    ctx = current()
+    if ctx.vf is not rec:
+        return None
+    site = (frame.f_code, frame.f_lineno)
+    why = ctx.shared.get("loop_refused", {}).get(site)
+    facts = None
+    if why is None:
+        facts = loop_facts(*site)
+        why = facts.refusal
+    if why is None:
+        why = impure_call(frame, facts.callees)
+    if why is None and getattr(ctx.ub, "writes", -1) != rec.ub_writes:
+        stats(ctx.shared)["serial: UB stored earlier in the VF instance"] += 1
+        return None
+    if why is not None:
+        _refuse(ctx, site, why)
+        return None
+    batch = LoopBatch(ctx, rec, loop, start, trips)
+    batch.site, batch.frame, batch.facts = site, frame, facts
+    try:
+        batch.enter()
+    except NotBatchable as err:
+        batch.abort()
+        _refuse(ctx, site, str(err))
+        return None
+    return batch
+
+
+def abandon_batch(rec, err: BaseException) -> bool:
+    """``err`` escaped a VF instance: if it left a batched body of ``rec`` open, undo the batch (True:
+    the instance runs again unbatched; the failure is remembered for the loop's site)."""
+    b = _TLS.batch
+    if b is None or b.rec is not rec:
+        return False
+    b.abort()
+    if isinstance(err, Exception):
+        _refuse(b.ctx, b.site, str(err) if isinstance(err, NotBatchable) else f"{type(err).__name__} in the body")
+    return True
+
+
+def _refuse(ctx, site, why: str) -> None:
+    ctx.shared.setdefault("loop_refused", {})[site] = why
+    stats(ctx.shared)["serial: " + why] += 1
+
+
+def _iv_like(v: Any) -> bool:
+    return type(v) is Iv or type(getattr(v, "addr", None)) is Iv or type(getattr(v, "value", None)) is Iv
+
+
+def _refuse_pairs(a: np.ndarray, na: int, b: np.ndarray, nb: int, order, why: str) -> None:
+    """Refuse if some iteration pair (k of ``a``, k' of ``b``) with ``order(k, k')`` has overlapping ranges."""
+    if na <= 0 or nb <= 0:
+        return
+    if a.max() + na <= b.min() or b.max() + nb <= a.min():
+        return
+    over = (a[:, None] < b[None, :] + nb) & (b[None, :] < a[:, None] + na)
+    k = np.arange(a.size)
+    if (over if order is None else over & order(k[:, None], k[None, :])).any():
+        raise NotBatchable(why)
+
+
+def _refuse_report(code: str, message: str, **kw: Any):
+    raise NotBatchable(f"diagnostic {code} in a batched body")
+
+
+def _hoisted(loop, n: int) -> set[int]:
+    """Body record positions of PLTs the serial run hoists: one per body per site, one count for all."""
+    by_site: dict[Any, list] = {}
+    for rec in loop.plts:
+        by_site.setdefault(rec[1], []).append(rec)
+    out = set()
+    for recs in by_site.values():
+        if len(recs) == 1 and n >= 2:
+            c = recs[0][2]
+            if type(c) is not Iv or c.uniform():
+                out.add(recs[0][0])
+    return out
+
+
+_new = tuple.__new__
+
+
+def _hashable(r):
+    if r is None or not any(type(f) is Iv for f in r):
+        return r
+    return tuple(("iv", f.values.tobytes()) if type(f) is Iv else f for f in r)
+
+
+def expand(body: list, n: int, first_id: int, last_id: int, once: set, per_iter: int, hoisted: set) -> list:
+    """The records of ``n`` iterations from the body's one run (see :meth:`LoopBatch.commit`): value ids
+    of the body (``first_id < id <= last_id``, not a once-only PSET) advance by ``per_iter`` per iteration,
+    Iv fields take the iteration's value, PSETs made in the body and hoisted PLTs stay in iteration 0."""
+    def moves(v) -> bool:
+        return type(v) is int and first_id < v <= last_id and v not in once
+
+    plan = []
+    for pos, r in enumerate(body):
+        if r is None:
+            continue
+        ids = [f for f in (1, 4) if moves(r[f])]
+        srcs = any(moves(s) for s in r[2])
+        ivs = [f for f in (3, 6, 7) if type(r[f]) is Iv]
+        first_only = pos in hoisted or (r[0] == "RV_PSET" and r[1] in once)
+        plan.append((r, ids, srcs, ivs, first_only))
+    out: list = []
+    for k in range(n):
+        d = k * per_iter
+        for r, ids, srcs, ivs, first_only in plan:
+            if first_only and k:
+                continue
+            if not (ids or srcs or ivs):
+                out.append(r)
+                continue
+            f = list(r)
+            for i in ids:
+                f[i] += d
+            if srcs:
+                f[2] = tuple(s + d if moves(s) else s for s in r[2])
+            for i in ivs:
+                f[i] = r[i].values[k].item()
+            out.append(_new(Instr, f))
+    return out

@@ -1,0 +1,209 @@
+"""What a Python kernel's loop body does to its Python variables: the static half of loop batching.
+
+A batched body runs once, so a Python local the body reads before assigning it, and assigns later
+(``p = p + 64``: the next iteration would see the new value), would be read once with its pre-loop
+value. :func:`loop_facts` finds such loop-carried locals, and the statements batching cannot keep
+exact (an attribute or item store, ``global``/``nonlocal``, ``del``, a nested ``def``/``class``), from
+the loop's source with :mod:`ast`; definitions inside a branch or an inner loop count only inside it (an
+iteration may skip them). It also names the body's locals read elsewhere in the function, which the
+batch must leave holding their last iteration's value.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import textwrap
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LoopFacts:
+    refusal: str | None            #: why the loop cannot be batched, or None
+    outlive: frozenset             #: locals the body assigns that the function reads outside the body
+    callees: frozenset = frozenset()   #: the names the body's calls start from (``Reg`` of Reg.Add(...))
+
+
+@functools.lru_cache(maxsize=512)
+def loop_facts(code, lineno: int) -> LoopFacts:
+    """Facts of the ``for`` loop at ``lineno`` in the function of ``code``."""
+    try:
+        lines, first = inspect.getsourcelines(code)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        return LoopFacts("the loop's source is not available", frozenset())
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno + first - 1 == lineno]
+    if len(loops) != 1:
+        return LoopFacts("the loop's source line is ambiguous", frozenset())
+    loop = loops[0]
+    assigned = _stored(loop.body)
+    flow = _Flow(assigned, _stored([loop.target]))
+    for stmt in loop.body:
+        flow.visit(stmt)
+    inside = {id(n) for n in ast.walk(loop)}
+    read_outside = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                    and id(n) not in inside}
+    refusal = flow.unsafe or (f"loop-carried Python local(s) {', '.join(sorted(flow.carried))}"
+                              if flow.carried else None)
+    return LoopFacts(refusal, frozenset(assigned & read_outside), frozenset(_call_roots(loop.body)))
+
+
+def _call_roots(body: list) -> set[str]:
+    out = set()
+    for stmt in body:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Call):
+                f = n.func
+                while isinstance(f, (ast.Attribute, ast.Subscript, ast.Call)):
+                    f = f.func if isinstance(f, ast.Call) else f.value
+                out.add(f.id if isinstance(f, ast.Name) else "<expression>")
+    return out
+
+
+#: builtins a loop body may call: pure functions of their arguments
+_PURE_BUILTINS = frozenset({"int", "float", "bool", "min", "max", "abs", "len", "range", "divmod", "round",
+                            "isinstance", "tuple", "list", "type", "enumerate", "zip", "sum", "pow", "hex"})
+
+
+def impure_call(frame, callees: frozenset) -> str | None:
+    """The first call of the body that may have a side effect a single run of the body would not repeat
+    (a method of a local object: ``got.append(i)``, ``print``), judged on what the names hold now; None
+    when every call starts from a module, a class, a function or a pure builtin."""
+    import builtins
+    import types
+    loc, glob = frame.f_locals, frame.f_globals
+    for name in sorted(callees):
+        if name in loc:
+            v = loc[name]
+        elif name in glob:
+            v = glob[name]
+        elif name in _PURE_BUILTINS:
+            continue
+        else:
+            return f"a call of {name}"
+        if isinstance(v, (types.ModuleType, type, types.FunctionType, functools.partial)) or \
+                type(v).__name__ in ("TemplateApi", "SimdVf") or v is getattr(builtins, name, None) and \
+                name in _PURE_BUILTINS:
+            continue
+        return f"a call on {name} ({type(v).__name__})"
+    return None
+
+
+def _stored(nodes) -> set[str]:
+    out = set()
+    for node in nodes:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                out.add(n.id)
+    return out
+
+
+class _Flow(ast.NodeVisitor):
+    """Names read before they are definitely assigned in one run of the body (evaluation order)."""
+
+    def __init__(self, assigned: set[str], defined: set[str]):
+        self.assigned = assigned
+        self.defined = set(defined)
+        self.carried: set[str] = set()
+        self.unsafe: str | None = None
+
+    def _refuse(self, what: str) -> None:
+        self.unsafe = self.unsafe or what
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            if node.id in self.assigned and node.id not in self.defined:
+                self.carried.add(node.id)
+        elif isinstance(node.ctx, ast.Store):
+            self.defined.add(node.id)
+        else:
+            self._refuse("a del statement")
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.visit(node.value)
+        for t in node.targets:
+            self.visit(t)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.visit(node.value)
+        self.visit(node.target)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            return self._refuse("an augmented attribute or item store")
+        self.visit(ast.Name(node.target.id, ast.Load()))
+        self.visit(node.value)
+        self.defined.add(node.target.id)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        self.visit(node.target)
+
+    def _store_target(self, node) -> None:
+        if isinstance(node.ctx, ast.Store):
+            self._refuse("an attribute or item store")
+        self.generic_visit(node)
+
+    visit_Attribute = visit_Subscript = _store_target
+
+    def _scoped(self, body: list) -> set[str]:
+        saved = set(self.defined)
+        for stmt in body:
+            self.visit(stmt)
+        got, self.defined = self.defined, saved
+        return got
+
+    def visit_For(self, node: ast.For) -> None:
+        self.visit(node.iter)
+        saved = set(self.defined)
+        self.visit(node.target)
+        self._scoped(node.body)
+        self._scoped(node.orelse)
+        self.defined = saved
+
+    def visit_While(self, node: ast.While) -> None:
+        self.visit(node.test)
+        self._scoped(node.body)
+        self._scoped(node.orelse)
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        a, b = self._scoped(node.body), self._scoped(node.orelse)
+        self.defined |= a & b
+
+    def visit_With(self, node: ast.With) -> None:
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                self.visit(item.optional_vars)
+        for stmt in node.body:
+            self.visit(stmt)
+
+    def visit_Try(self, node) -> None:
+        for part in (node.body, *[h.body for h in node.handlers], node.orelse, node.finalbody):
+            self._scoped(part)
+
+    visit_TryStar = visit_Try
+
+    def _comprehension(self, node) -> None:
+        saved = set(self.defined)
+        for gen in node.generators:
+            self.visit(gen.iter)
+            self.defined |= _stored([gen.target])
+            for cond in gen.ifs:
+                self.visit(cond)
+        for part in ("elt", "key", "value"):
+            if hasattr(node, part):
+                self.visit(getattr(node, part))
+        self.defined = saved
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        pass
+
+    def _nested(self, node) -> None:
+        self._refuse("a nested def, class, global or nonlocal")
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Global = visit_Nonlocal = _nested
