@@ -137,11 +137,13 @@ def child(backend: str, batch: int, seq: int) -> dict:
             "kernel_cycles": summary.get("kernel_cycles"), "growth_bytes": mem.peak - before}
 
 
-def spawn(cmd: list[str]) -> tuple[float, int, str]:
-    """Run ``cmd`` in a fresh process: (wall seconds, its peak resident set in bytes, its stdout)."""
+def spawn(cmd: list[str], env: dict | None = None) -> tuple[float, int, str]:
+    """Run ``cmd`` in a fresh process (``env``: variables added): (wall seconds, its peak resident set in
+    bytes, its stdout)."""
     with tempfile.TemporaryFile("w+") as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, text=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, text=True,
+                                env={**os.environ, **env} if env else None)
         out = proc.stdout.read()
         proc.stdout.close()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -228,7 +230,7 @@ def elementwise_child(rows: int, cols: int, profile: bool) -> dict:
     tiling = G.make_tiling(rows, cols, ELEMENTWISE["cores"])
     prof = cProfile.Profile() if profile else None
     before = _rss_bytes()
-    with RssPeak() as mem:
+    with RssPeak() as mem, _TimeSplit() as split:
         t0, c0 = time.perf_counter(), time.process_time()
         gx, gy = gm_alloc("x", x, share=True), gm_alloc("y", x.nbytes)
         if prof:
@@ -239,7 +241,8 @@ def elementwise_child(rows: int, cols: int, profile: bool) -> dict:
         emulate_s, emulate_cpu_s = time.perf_counter() - t0, time.process_time() - c0
     exact = bool(np.array_equal(gy.buf.as_array(np.uint32), G.golden(x).reshape(-1).view(np.uint32)))
     out = {"gen_s": gen_s, "emulate_s": emulate_s, "emulate_cpu_s": emulate_cpu_s, "peak_rss_bytes": mem.peak, "growth_bytes": mem.peak - before,
-           "io_bytes": 2 * x.nbytes, "bit_exact": exact,
+           "io_bytes": 2 * x.nbytes, "bit_exact": exact, "split_s": split.seconds,
+           "loop_batching": run.meta.get("loop_batching", {}),
            "passed": exact and not run.aborted and not run.diagnostics.errors()}
     if prof:
         text = io.StringIO()
@@ -248,6 +251,34 @@ def elementwise_child(rows: int, cols: int, profile: bool) -> dict:
         stats.sort_stats("cumulative").print_stats(25)
         out["profile"] = text.getvalue()
     return out
+
+
+class _TimeSplit:
+    """Where an emulation's time goes: inside VF instances (lock-step batches of them), inside DMA copies
+    parked in lock-step, and the rest (the cores' own Python: queues, scalar code, the lock-step engine)."""
+
+    def __enter__(self) -> "_TimeSplit":
+        from toolkit.ascendc import dma
+        from toolkit.ascendc.regbase import vf
+        self.seconds = {"vf": 0.0, "dma": 0.0}
+        self._undo = [self._wrap(vf, "execute_vf", "vf"), self._wrap(dma.DmaRequest, "run", "dma")]
+        return self
+
+    def _wrap(self, owner, name: str, bucket: str):
+        fn = getattr(owner, name)
+
+        def timed(*a, **kw):
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.seconds[bucket] += time.perf_counter() - t0
+        setattr(owner, name, timed)
+        return lambda: setattr(owner, name, fn)
+
+    def __exit__(self, *exc) -> None:
+        for undo in self._undo:
+            undo()
 
 
 def elementwise_golden_child(rows: int, cols: int, repeat: int) -> dict:
@@ -272,6 +303,10 @@ def measure_elementwise(rows: int, repeat: int, profile: bool) -> dict:
            "profiled": profile}
     out["golden"] = json.loads(spawn(me + ["elementwise-golden", str(rows), str(cols)])[2])
     out["emulation"] = json.loads(spawn(me + ["elementwise", str(rows), str(cols)])[2])
+    small = str(min(rows, ELEMENTWISE_QUICK_ROWS))          # what batching the hardware loops buys, one shape
+    out["unbatched"] = {"rows": int(small), "batched_s": json.loads(spawn(
+        me + ["elementwise", small, str(cols)])[2])["emulate_s"], "unbatched_s": json.loads(spawn(
+            me + ["elementwise", small, str(cols)], {"MIGRATE_CHECK_LOOP_BATCH": "0"})[2])["emulate_s"]}
     e, g = out["emulation"], out["golden"]
     out["x_golden"] = e["emulate_s"] / g["golden_s"]
     out["cpu_x_golden"] = e["emulate_cpu_s"] / g["golden_cpu_s"]
@@ -294,7 +329,15 @@ def elementwise_table(r: dict) -> str:
     memory = (f"  peak RSS {e['peak_rss_bytes'] / mb:.0f} MB = {e['x_io']:.2f}x input + output "
               f"({e['io_bytes'] / mb:.0f} MB; the run added {e['growth_bytes'] / mb:.0f} MB); golden peak "
               f"{g['peak_rss_bytes'] / mb:.0f} MB = {g['x_io']:.2f}x")
-    return "\n".join([head, times, memory])
+    sp, total = e["split_s"], e["emulate_s"]
+    where = (f"  where the time goes: VF instances {sp['vf']:.2f} s ({100 * sp['vf'] / total:.0f}%), lock-step DMA "
+             f"{sp['dma']:.2f} s ({100 * sp['dma'] / total:.0f}%), the rest (the cores' Python: queues, scalar "
+             f"code, lock-step engine, buffers) {total - sp['vf'] - sp['dma']:.2f} s; hardware loops: "
+             + ", ".join(f"{k} {v}" for k, v in sorted(e["loop_batching"].items())))
+    u = r["unbatched"]
+    batching = (f"  loop batching at x[{u['rows']}, {r['cols']}]: {u['unbatched_s']:.2f} s unbatched "
+                f"(MIGRATE_CHECK_LOOP_BATCH=0) -> {u['batched_s']:.2f} s = {u['unbatched_s'] / u['batched_s']:.1f}x")
+    return "\n".join([head, times, memory, where, batching])
 
 
 # -- the jobs table -----------------------------------------------------------------------------------

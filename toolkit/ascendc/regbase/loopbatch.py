@@ -266,7 +266,7 @@ def start_batch(rec, loop, start: int, trips: int, frame) -> "LoopBatch | None":
     if ctx.vf is not rec:
         return None
     site = (frame.f_code, frame.f_lineno)
-    why = ctx.shared.get("loop_refused", {}).get(site)
+    why = _REFUSED.get(site)
     facts = None
     if why is None:
         facts = loop_facts(*site)
@@ -302,9 +302,16 @@ def abandon_batch(rec, err: BaseException) -> bool:
     return True
 
 
+#: loop site (code, line) -> why it was refused: later runs of the process run it serially at once
+_REFUSED: dict[tuple, str] = {}
+
+
 def _refuse(ctx, site, why: str) -> None:
-    ctx.shared.setdefault("loop_refused", {})[site] = why
-    stats(ctx.shared)["serial: " + why] += 1
+    if len(_REFUSED) > 4096:
+        _REFUSED.clear()
+    _REFUSED[site] = why
+    where = f" at {os.path.basename(site[0].co_filename)}:{site[1]}" if site else ""
+    stats(ctx.shared)[f"serial: {why}{where}"] += 1
 
 
 def _iv_like(v: Any) -> bool:

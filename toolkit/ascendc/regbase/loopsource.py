@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import inspect
-import textwrap
 from dataclasses import dataclass
 
 
@@ -24,28 +22,44 @@ class LoopFacts:
     callees: frozenset = frozenset()   #: the names the body's calls start from (``Reg`` of Reg.Add(...))
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=1024)
 def loop_facts(code, lineno: int) -> LoopFacts:
     """Facts of the ``for`` loop at ``lineno`` in the function of ``code``."""
-    try:
-        lines, first = inspect.getsourcelines(code)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except (OSError, TypeError, SyntaxError):
+    found = _loops_of(code.co_filename).get(lineno)
+    if found is None:
         return LoopFacts("the loop's source is not available", frozenset())
-    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno + first - 1 == lineno]
-    if len(loops) != 1:
+    if found == "ambiguous":
         return LoopFacts("the loop's source line is ambiguous", frozenset())
-    loop = loops[0]
+    loop, func = found
     assigned = _stored(loop.body)
     flow = _Flow(assigned, _stored([loop.target]))
     for stmt in loop.body:
         flow.visit(stmt)
     inside = {id(n) for n in ast.walk(loop)}
-    read_outside = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    read_outside = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                     and id(n) not in inside}
     refusal = flow.unsafe or (f"loop-carried Python local(s) {', '.join(sorted(flow.carried))}"
                               if flow.carried else None)
     return LoopFacts(refusal, frozenset(assigned & read_outside), frozenset(_call_roots(loop.body)))
+
+
+@functools.lru_cache(maxsize=256)
+def _loops_of(filename: str) -> dict:
+    """line -> (``for`` node, its innermost enclosing function) of one source file, parsed once."""
+    import linecache
+    try:
+        tree = ast.parse("".join(linecache.getlines(filename)) or open(filename, encoding="utf-8").read())
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return {}
+    out: dict = {}
+
+    def walk(node, func) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.For):
+                out[child.lineno] = "ambiguous" if child.lineno in out else (child, func)
+            walk(child, child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else func)
+    walk(tree, tree)
+    return out
 
 
 def _call_roots(body: list) -> set[str]:

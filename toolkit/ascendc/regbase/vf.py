@@ -164,7 +164,14 @@ class VfRecorder:
         if d["reg"] > regs["reg_tensor"] or d["mask"] > regs["mask_reg"]:
             ctx.report("REGISTER_SPILL", f"VF {self.name} declares {d['reg']} RegTensor / {d['mask']} MaskReg "
                        f"(file: {regs['reg_tensor']} / {regs['mask_reg']})")
-        return compile_passes([i for i in self.instrs if i is not None])
+        raw = ctx.intern_stream([i for i in self.instrs if i is not None])
+        # the passes are a function of the stream: a stream seen before in this launch (a VF body run again
+        # on the same addresses) is compiled once
+        compiled = ctx.shared.setdefault("compiled_streams", {})
+        got = compiled.get(id(raw))
+        if got is None:
+            got = compiled[id(raw)] = ctx.intern_stream(compile_passes(list(raw)))
+        return got
 
 
 def VLOOP(start_or_stop: Any, stop: Any = None, *, unroll: int | None = None):
