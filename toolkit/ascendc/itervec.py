@@ -29,7 +29,12 @@ KEYS = itertools.count(1)
 
 
 class NotBatchable(Exception):
-    """The loop cannot run as array operations (the reason is the message); it runs serially."""
+    """The loop cannot run as array operations (the reason is the message); it runs serially. ``static``:
+    the reason is in the loop's code (it holds for every run of that loop), not in this run's data."""
+
+    def __init__(self, message: str, static: bool = False):
+        super().__init__(message)
+        self.static = static
 
 
 def _vals(x: Any) -> Any:
@@ -39,7 +44,7 @@ def _vals(x: Any) -> Any:
         return x
     if hasattr(x, "value") and hasattr(type(x), "dtype"):          # a CScalar: its plain value
         return _vals(x.value)
-    raise NotBatchable(f"loop index combined with {type(x).__name__}")
+    raise NotBatchable(f"loop index combined with {type(x).__name__}", static=True)
 
 
 def _binop(op):
@@ -101,7 +106,8 @@ class Iv:
         return Iv(np.abs(self.values))
 
     def _scalar(self, *_: Any):
-        raise NotBatchable("the loop index is used as one Python value (a branch, a range, int(), a key)")
+        raise NotBatchable("the loop index is used as one Python value (a branch, a range, int(), a key)",
+                           static=True)
 
     __bool__ = __int__ = __index__ = __float__ = __hash__ = __iter__ = __len__ = _scalar
 

@@ -93,7 +93,7 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
     """LoadAlign<T, dist>(dst, src [, AddrReg]); <T, POST_MODE_UPDATE, dist>(dst, src&, stride);
     dual <T, DIST_DINTLV_Bx>(dst0, dst1, src); block-strided <T, DATA_BLOCK_COPY>(dst, src, blkStride, mask)."""
     if BATCH.batch is not None and (t.enum(PostLiteral) is POST_UPDATE or t.enum(DataCopyMode) is not None):
-        raise NotBatchable("a post-updated or block-strided address in a batched body")
+        raise NotBatchable("a post-updated or block-strided address in a batched body", static=True)
     ctx = current()
     rec = ctx.vf or current_recorder()
     if t.enum(DataCopyMode) is not None:
@@ -237,7 +237,7 @@ def StoreAlign(t: TArgs, dst: UbPtr, src: RegTensor, *args: Any) -> None:
     """StoreAlign<T, dist>(dst, src, mask); <T, POST_MODE_UPDATE, dist>(dst&, src, stride, mask);
     (dst, src, AddrReg, mask); dual <T, DIST_INTLV_Bx>(dst, src0, src1, mask); block-strided."""
     if BATCH.batch is not None and (t.enum(PostLiteral) is POST_UPDATE or t.enum(DataCopyMode) is not None):
-        raise NotBatchable("a post-updated or block-strided address in a batched body")
+        raise NotBatchable("a post-updated or block-strided address in a batched body", static=True)
     ctx = current()
     rec = ctx.vf or current_recorder()
     if t.enum(DataCopyMode) is not None:

@@ -29,7 +29,8 @@ streams, and the cycles timed from them, are the serial run's. ``MIGRATE_CHECK_L
 """
 from __future__ import annotations
 
-import contextvars
+import threading
+import bisect
 import os
 from collections import Counter
 from contextlib import contextmanager
@@ -42,7 +43,7 @@ from toolkit.ascendc.itervec import KEYS, Iv, NotBatchable
 from toolkit.engine.runtime import current
 from toolkit.record.events import Instr
 
-from .loopsource import impure_call, loop_facts
+from .loopsource import impure_call, loop_facts, settle_locals
 from .loopub import IterUb
 
 #: API implementations (by ``__name__``) that work on iteration rows as they do on core rows; any other
@@ -54,22 +55,28 @@ BATCHABLE = frozenset({
     "ReduceMax", "ReduceMin",
 })
 
-_ON: contextvars.ContextVar[bool] = contextvars.ContextVar("loop_batching", default=True)
 _MAX_PAIRWISE = 4096          #: iterations up to which UB hazards are judged pair by pair
+
+
+class _Switch(threading.local):
+    on = True          #: per thread, not a context variable: a core's greenlet starts with an empty context
+
+
+_SWITCH = _Switch()
 
 
 @contextmanager
 def loop_batching(on: bool) -> Iterator[None]:
     """Batch hardware loops (the default) or run every iteration on its own (``--unbatched-loops``)."""
-    token = _ON.set(on)
+    before, _SWITCH.on = _SWITCH.on, on
     try:
         yield
     finally:
-        _ON.reset(token)
+        _SWITCH.on = before
 
 
 def batching_on() -> bool:
-    return _ON.get() and os.environ.get("MIGRATE_CHECK_LOOP_BATCH", "1") != "0"
+    return _SWITCH.on and os.environ.get("MIGRATE_CHECK_LOOP_BATCH", "1") != "0"
 
 
 def active() -> "LoopBatch | None":
@@ -109,6 +116,7 @@ class LoopBatch:
         self.first_id = rec.next_id
         self.pset_keys = set(rec.pset_ids)
         self.declared = dict(rec.declared)
+        self.hints = len(rec.unroll_hints)          # #pragma unroll hints of inner loops: one per iteration
         self.peak = dict(rec.peak)
         self.ub = ctx.ub
         self.report = ctx.__dict__.get("report")
@@ -147,6 +155,7 @@ class LoopBatch:
         for k in set(rec.pset_ids) - self.pset_keys:
             del rec.pset_ids[k]
         rec.declared, rec.peak = self.declared, self.peak
+        del rec.unroll_hints[self.hints:]
 
     # -- registers --------------------------------------------------------------------------------
     def read(self, obj, attr: str, value):
@@ -161,7 +170,7 @@ class LoopBatch:
     def first_write(self, reg) -> None:
         """``reg`` (made before the loop) gets its first value of the body."""
         if id(reg) in self.reads:
-            raise NotBatchable("a loop-carried register (read before the body writes it)")
+            raise NotBatchable("a loop-carried register (read before the body writes it)", static=True)
         self.saved[id(reg)] = (reg, reg.snapshot())
 
     def made(self, obj) -> None:
@@ -173,7 +182,7 @@ class LoopBatch:
         before the loop and stepped here by ``lanes`` each iteration, its post-update done)."""
         v = count.value
         if id(count) in self.scalars:
-            raise NotBatchable("a count decremented more than once per iteration")
+            raise NotBatchable("a count decremented more than once per iteration", static=True)
         if type(v) is Iv or getattr(count, "born", 0) == self.key:   # a per-iteration count of the body
             return v, False
         v = int(v)
@@ -201,19 +210,23 @@ class LoopBatch:
             _refuse_pairs(starts, nbytes, starts, nbytes, np.not_equal, "stores of two iterations overlap")
         self.accesses.append((kind, starts, nbytes))
 
+    def left_early(self) -> None:
+        """The loop was left in its body (an exception, ``break``, ``return``): undone, and the VF instance
+        runs again unbatched (:func:`abandon_batch` names the reason)."""
+        if _TLS.batch is self:
+            self.abort()
+            self.rec.rerun = self
+
     # -- the end of the body ------------------------------------------------------------------------
     def finish(self) -> bool:
         """The body ran once: commit it (True), or undo it for the serial iterations (False)."""
         try:
-            loc = self.frame.f_locals
-            for name in self.facts.outlive:
-                if _iv_like(loc.get(name)):
-                    raise NotBatchable(f"local {name} keeps per-iteration values after the loop")
             self.commit()
+            settle_locals(self.frame, self.facts.outlive, _last_value)
         except NotBatchable as err:
             self.abort()
             self.loop.iteration, self.loop.plts = -1, []
-            _refuse(self.ctx, self.site, str(err))
+            _refuse(self.ctx, self.site, str(err), err.static)
             return False
         finally:
             self.frame = None
@@ -226,7 +239,7 @@ class LoopBatch:
         rec, n, base = self.rec, self.n, self.base
         for count, v0, post, lanes in self.scalars.values():
             if count.value is not post:
-                raise NotBatchable("a decremented count was reassigned in the body")
+                raise NotBatchable("a decremented count was reassigned in the body", static=True)
         self._leave()
         for store in self.pending:
             store()
@@ -235,21 +248,22 @@ class LoopBatch:
         for count, v0, post, lanes in self.scalars.values():
             count.value = max(v0 - n * lanes, 0)
         once = {rec.pset_ids[k] for k in set(rec.pset_ids) - self.pset_keys}
-        per_iter = rec.next_id - self.first_id - len(once)
-        shift = (n - 1) * per_iter
+        ids = IdPlan(self.first_id, rec.next_id, once)
+        last = n - 1
         for reg, _ in self.saved.values():
-            reg.keep_last(self.rows, base, shift)
+            reg.keep_last(self.rows, base, ids.at(reg.id, last))
         for obj in self.created:
-            obj.keep_last(self.rows, base, shift if obj.id > self.first_id and obj.id not in once else 0)
+            obj.keep_last(self.rows, base, ids.at(obj.id, last))
         hoisted = {i - self.first_instr for i in _hoisted(self.loop, n)}
         body = rec.instrs[self.first_instr:]
-        key = ("loop_batch", tuple(_hashable(r) for r in body), n, self.first_id, rec.next_id,
-               frozenset(once), per_iter, frozenset(hoisted))
+        key = ("loop_batch", tuple(_hashable(r) for r in body), n, self.first_id, rec.next_id, frozenset(once),
+               frozenset(hoisted))
         got = self.ctx.shared.get(key)       # a body seen before in this launch (same addresses): its records
         if got is None:
-            got = self.ctx.shared[key] = expand(body, n, self.first_id, rec.next_id, once, per_iter, hoisted)
+            got = self.ctx.shared[key] = expand(body, n, ids, hoisted)
         rec.instrs[self.first_instr:] = got
-        rec.next_id += shift
+        rec.next_id = ids.next_after(n)
+        rec.unroll_hints[self.hints:] = rec.unroll_hints[self.hints:] * n
         for kind, before in self.declared.items():
             rec.declared[kind] = before + n * (rec.declared[kind] - before)
             rec.peak[kind] = max(self.peak[kind], rec.declared[kind])
@@ -266,7 +280,7 @@ def start_batch(rec, loop, start: int, trips: int, frame) -> "LoopBatch | None":
     if ctx.vf is not rec:
         return None
     site = (frame.f_code, frame.f_lineno)
-    why = _REFUSED.get(site)
+    why = _REFUSED.get(site) or ctx.shared.get("loop_refused", {}).get(site)
     facts = None
     if why is None:
         facts = loop_facts(*site)
@@ -277,7 +291,7 @@ def start_batch(rec, loop, start: int, trips: int, frame) -> "LoopBatch | None":
         stats(ctx.shared)["serial: UB stored earlier in the VF instance"] += 1
         return None
     if why is not None:
-        _refuse(ctx, site, why)
+        _refuse(ctx, site, why, site in _REFUSED or facts is not None)
         return None
     batch = LoopBatch(ctx, rec, loop, start, trips)
     batch.site, batch.frame, batch.facts = site, frame, facts
@@ -285,37 +299,53 @@ def start_batch(rec, loop, start: int, trips: int, frame) -> "LoopBatch | None":
         batch.enter()
     except NotBatchable as err:
         batch.abort()
-        _refuse(ctx, site, str(err))
+        _refuse(ctx, site, str(err), err.static)
         return None
     return batch
 
 
-def abandon_batch(rec, err: BaseException) -> bool:
-    """``err`` escaped a VF instance: if it left a batched body of ``rec`` open, undo the batch (True:
-    the instance runs again unbatched; the failure is remembered for the loop's site)."""
+def abandon_batch(rec, err: BaseException | None) -> bool:
+    """``err`` escaped a VF instance (None: the instance returned, a batched body having left its loop
+    early): if it left a batched body of ``rec`` open, undo the batch (True: the instance runs again
+    unbatched; the failure is remembered for the loop's site)."""
     b = _TLS.batch
     if b is None or b.rec is not rec:
-        return False
+        b = rec.rerun or None                 # already undone when the loop's generator was closed
+        if b is None:
+            return False
     b.abort()
-    if isinstance(err, Exception):
-        _refuse(b.ctx, b.site, str(err) if isinstance(err, NotBatchable) else f"{type(err).__name__} in the body")
+    if err is None:
+        _refuse(b.ctx, b.site, "the body leaves the loop early", True)
+    elif isinstance(err, Exception):
+        _refuse(b.ctx, b.site, str(err) if isinstance(err, NotBatchable) else f"{type(err).__name__} in the body",
+                getattr(err, "static", False))
     return True
 
 
-#: loop site (code, line) -> why it was refused: later runs of the process run it serially at once
+#: loop site (code, line) -> why its code cannot be batched: later launches of the process run it serially
+#: at once (a refusal by this run's data is remembered for the launch only)
 _REFUSED: dict[tuple, str] = {}
 
 
-def _refuse(ctx, site, why: str) -> None:
-    if len(_REFUSED) > 4096:
-        _REFUSED.clear()
-    _REFUSED[site] = why
+def _refuse(ctx, site, why: str, static: bool) -> None:
+    ctx.shared.setdefault("loop_refused", {})[site] = why
+    if static:
+        if len(_REFUSED) > 4096:
+            _REFUSED.clear()
+        _REFUSED[site] = why
     where = f" at {os.path.basename(site[0].co_filename)}:{site[1]}" if site else ""
     stats(ctx.shared)[f"serial: {why}{where}"] += 1
 
 
-def _iv_like(v: Any) -> bool:
-    return type(v) is Iv or type(getattr(v, "addr", None)) is Iv or type(getattr(v, "value", None)) is Iv
+def _last_value(v: Any) -> Any:
+    """What a local holding per-iteration values holds after the serial loop (None: leave it)."""
+    if type(v) is Iv:
+        return v.values[-1].item()
+    if type(getattr(v, "addr", None)) is Iv:             # a UbPtr
+        return type(v)(v.addr.values[-1].item(), v.dtype)
+    if type(getattr(v, "value", None)) is Iv:            # a C scalar: changed in place
+        v.value = v.value.values[-1].item()
+    return None
 
 
 def _refuse_pairs(a: np.ndarray, na: int, b: np.ndarray, nb: int, order, why: str) -> None:
@@ -357,36 +387,61 @@ def _hashable(r):
     return tuple(("iv", f.values.tobytes()) if type(f) is Iv else f for f in r)
 
 
-def expand(body: list, n: int, first_id: int, last_id: int, once: set, per_iter: int, hoisted: set) -> list:
-    """The records of ``n`` iterations from the body's one run (see :meth:`LoopBatch.commit`): value ids
-    of the body (``first_id < id <= last_id``, not a once-only PSET) advance by ``per_iter`` per iteration,
-    Iv fields take the iteration's value, PSETs made in the body and hoisted PLTs stay in iteration 0."""
-    def moves(v) -> bool:
-        return type(v) is int and first_id < v <= last_id and v not in once
+class IdPlan:
+    """Value ids the serial run gives: iteration 0 allocates the body's ``m0`` ids (``first < id <= end``),
+    among them the PSETs made once (``once``); every later iteration allocates the others again, in order."""
 
+    def __init__(self, first: int, end: int, once: set):
+        self.first, self.m0 = first, end - first
+        self.once = sorted(once)
+        self.per_iter = self.m0 - len(once)
+
+    def rank(self, v: Any) -> int | None:
+        """1-based position of ``v`` among the body's per-iteration ids, None if ``v`` does not move."""
+        if type(v) is not int or not self.first < v <= self.first + self.m0 or v in self.once:
+            return None
+        return v - self.first - bisect.bisect_left(self.once, v)
+
+    def base(self, k: int) -> int:
+        return self.first + self.m0 + (k - 1) * self.per_iter
+
+    def at(self, v: Any, k: int) -> Any:
+        r = self.rank(v)
+        return v if r is None or k == 0 else self.base(k) + r
+
+    def next_after(self, n: int) -> int:
+        return self.first + self.m0 + (n - 1) * self.per_iter
+
+
+def expand(body: list, n: int, ids: IdPlan, hoisted: set) -> list:
+    """The records of ``n`` iterations from the body's one run (see :meth:`LoopBatch.commit`): the body's
+    value ids take each iteration's (:class:`IdPlan`), Iv fields the iteration's value, PSETs made in the
+    body and hoisted PLTs stay in iteration 0."""
     plan = []
     for pos, r in enumerate(body):
         if r is None:
             continue
-        ids = [f for f in (1, 4) if moves(r[f])]
-        srcs = any(moves(s) for s in r[2])
+        moving = [(f, ids.rank(r[f])) for f in (1, 4) if ids.rank(r[f]) is not None]
+        srcs = [ids.rank(v) for v in r[2]]
+        srcs = srcs if any(x is not None for x in srcs) else None
         ivs = [f for f in (3, 6, 7) if type(r[f]) is Iv]
-        first_only = pos in hoisted or (r[0] == "RV_PSET" and r[1] in once)
-        plan.append((r, ids, srcs, ivs, first_only))
+        first_only = pos in hoisted or (r[0] == "RV_PSET" and r[1] in ids.once)
+        plan.append((r, moving, srcs, ivs, first_only))
     out: list = []
     for k in range(n):
-        d = k * per_iter
-        for r, ids, srcs, ivs, first_only in plan:
-            if first_only and k:
+        base = ids.base(k)
+        for r, moving, srcs, ivs, first_only in plan:
+            if k and first_only:
                 continue
-            if not (ids or srcs or ivs):
+            if not (ivs or (k and (moving or srcs))):
                 out.append(r)
                 continue
             f = list(r)
-            for i in ids:
-                f[i] += d
-            if srcs:
-                f[2] = tuple(s + d if moves(s) else s for s in r[2])
+            if k:
+                for i, rank in moving:
+                    f[i] = base + rank
+                if srcs:
+                    f[2] = tuple(v if rk is None else base + rk for v, rk in zip(r[2], srcs))
             for i in ivs:
                 f[i] = r[i].values[k].item()
             out.append(_new(Instr, f))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class LoopFacts:
     refusal: str | None            #: why the loop cannot be batched, or None
-    outlive: frozenset             #: locals the body assigns that the function reads outside the body
+    outlive: frozenset             #: locals the body (or the loop target) assigns, read outside the body
     callees: frozenset = frozenset()   #: the names the body's calls start from (``Reg`` of Reg.Add(...))
 
 
@@ -40,7 +40,26 @@ def loop_facts(code, lineno: int) -> LoopFacts:
                     and id(n) not in inside}
     refusal = flow.unsafe or (f"loop-carried Python local(s) {', '.join(sorted(flow.carried))}"
                               if flow.carried else None)
-    return LoopFacts(refusal, frozenset(assigned & read_outside), frozenset(_call_roots(loop.body)))
+    outlive = (assigned | _stored([loop.target])) & read_outside
+    return LoopFacts(refusal, frozenset(outlive), frozenset(_call_roots(loop.body)))
+
+
+def settle_locals(frame, names, last) -> None:
+    """Give the function's locals ``names`` what the serial run leaves after the loop: a per-iteration
+    value becomes its last iteration's (``last(v)``: the value, or None to leave it), written back into
+    the running frame (``PyFrame_LocalsToFast`` before Python 3.13, whose ``f_locals`` writes through)."""
+    import ctypes
+    import sys
+    loc = frame.f_locals
+    changed = False
+    for name in names:
+        if name in loc:
+            new = last(loc[name])
+            if new is not None:
+                loc[name] = new
+                changed = True
+    if changed and sys.version_info < (3, 13):
+        ctypes.pythonapi.PyFrame_LocalsToFast(ctypes.py_object(frame), ctypes.c_int(0))
 
 
 @functools.lru_cache(maxsize=256)
@@ -81,12 +100,16 @@ _PURE_BUILTINS = frozenset({"int", "float", "bool", "min", "max", "abs", "len", 
 
 def impure_call(frame, callees: frozenset) -> str | None:
     """The first call of the body that may have a side effect a single run of the body would not repeat
-    (a method of a local object: ``got.append(i)``, ``print``), judged on what the names hold now; None
-    when every call starts from a module, a class, a function or a pure builtin."""
+    (a method of a local object: ``got.append(i)``, ``print``, a function of the kernel that stores into
+    an object or calls one), judged on what the names hold now; None when every call starts from a module,
+    a class, an API or a pure builtin, or a Python function whose own body passes the same test."""
+    return _impure_names(callees, frame.f_locals, frame.f_globals, 0)
+
+
+def _impure_names(names, loc: dict, glob: dict, depth: int) -> str | None:
     import builtins
     import types
-    loc, glob = frame.f_locals, frame.f_globals
-    for name in sorted(callees):
+    for name in sorted(names):
         if name in loc:
             v = loc[name]
         elif name in glob:
@@ -95,12 +118,65 @@ def impure_call(frame, callees: frozenset) -> str | None:
             continue
         else:
             return f"a call of {name}"
-        if isinstance(v, (types.ModuleType, type, types.FunctionType, functools.partial)) or \
-                type(v).__name__ in ("TemplateApi", "SimdVf") or v is getattr(builtins, name, None) and \
-                name in _PURE_BUILTINS:
+        if isinstance(v, (types.ModuleType, type, functools.partial)) or type(v).__name__ in ("TemplateApi", "SimdVf"):
             continue
+        if v is getattr(builtins, name, None) and name in _PURE_BUILTINS:
+            continue
+        if isinstance(v, types.FunctionType) and (v.__module__ or "").startswith("toolkit."):
+            continue                              # the toolkit's own API helpers (VLOOP ...): handled by the batch
+        if isinstance(v, types.FunctionType):
+            why = _impure_function(v, depth + 1)
+            if why is None:
+                continue
+            return why
         return f"a call on {name} ({type(v).__name__})"
     return None
+
+
+def _impure_function(fn, depth: int) -> str | None:
+    """Why calling the kernel's Python function ``fn`` from a batched body may not be repeated exactly."""
+    if depth > 4:
+        return f"calls nested too deep ({fn.__name__})"
+    facts = _function_facts(fn.__code__)
+    if facts is None:
+        return f"the source of {fn.__name__} is not available"
+    unsafe, roots, own = facts
+    if unsafe:
+        return f"{unsafe} in {fn.__name__}"
+    if roots & own:
+        return f"a call on a local of {fn.__name__}"
+    cells = dict(zip(fn.__code__.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+    return _impure_names(roots, cells, fn.__globals__, depth)
+
+
+@functools.lru_cache(maxsize=512)
+def _function_facts(code) -> tuple | None:
+    """(unsafe statement or None, the names its calls start from, its own local names) of a function."""
+    import linecache
+    try:
+        tree = ast.parse("".join(linecache.getlines(code.co_filename)) or open(code.co_filename).read())
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    if code.co_name == "<lambda>":
+        fns = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno]
+        if len(fns) > 1:                          # several on the line: the one whose body the code spans
+            cols = [c for line, _, c, _ in code.co_positions() if line == code.co_firstlineno and c is not None]
+            fns = [n for n in fns if cols and n.body.col_offset <= max(cols) <= n.body.end_col_offset
+                   and not any(m is not n and isinstance(m, ast.Lambda) and
+                               m.body.col_offset <= max(cols) <= m.body.end_col_offset for m in ast.walk(n.body))]
+        body = [ast.Expr(fns[0].body)] if len(fns) == 1 else None
+    else:
+        fns = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and n.name == code.co_name and (n.lineno == code.co_firstlineno or
+                                               any(d.lineno == code.co_firstlineno for d in n.decorator_list))]
+        body = fns[0].body if len(fns) == 1 else None
+    if body is None:
+        return None
+    flow = _Flow(set(), set(), loop=False)
+    for stmt in body:
+        flow.visit(stmt)
+    return flow.unsafe, frozenset(_call_roots(body)), frozenset(code.co_varnames)
+
 
 
 def _stored(nodes) -> set[str]:
@@ -115,11 +191,13 @@ def _stored(nodes) -> set[str]:
 class _Flow(ast.NodeVisitor):
     """Names read before they are definitely assigned in one run of the body (evaluation order)."""
 
-    def __init__(self, assigned: set[str], defined: set[str]):
+    def __init__(self, assigned: set[str], defined: set[str], loop: bool = True):
         self.assigned = assigned
         self.defined = set(defined)
         self.carried: set[str] = set()
         self.unsafe: str | None = None
+        self.inner = 0                   # depth of loops inside the body (a break there stays inside)
+        self.loop = loop                 # a loop body (else a called function's body: it may return)
 
     def _refuse(self, what: str) -> None:
         self.unsafe = self.unsafe or what
@@ -172,13 +250,17 @@ class _Flow(ast.NodeVisitor):
         self.visit(node.iter)
         saved = set(self.defined)
         self.visit(node.target)
+        self.inner += 1
         self._scoped(node.body)
+        self.inner -= 1
         self._scoped(node.orelse)
         self.defined = saved
 
     def visit_While(self, node: ast.While) -> None:
         self.visit(node.test)
+        self.inner += 1
         self._scoped(node.body)
+        self.inner -= 1
         self._scoped(node.orelse)
 
     def visit_If(self, node: ast.If) -> None:
@@ -216,6 +298,14 @@ class _Flow(ast.NodeVisitor):
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         pass
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if self.loop:
+            self._refuse("a return in the loop body")
+
+    def visit_Break(self, node: ast.Break) -> None:
+        if self.loop and not self.inner:
+            self._refuse("a break out of the loop")
 
     def _nested(self, node) -> None:
         self._refuse("a nested def, class, global or nonlocal")

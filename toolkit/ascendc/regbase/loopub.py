@@ -22,7 +22,7 @@ def _starts(addr: Any, n: int) -> np.ndarray:
         return addr.values.astype(np.int64, copy=False)
     if isinstance(addr, (int, np.integer)):
         return np.full(n, int(addr), dtype=np.int64)
-    raise NotBatchable(f"UB address of type {type(addr).__name__}")
+    raise NotBatchable(f"UB address of type {type(addr).__name__}", static=True)
 
 
 class IterUb:
@@ -119,7 +119,7 @@ class IterUb:
         self.batch.pending.append(store)
 
     def __getattr__(self, name: str):
-        raise NotBatchable(f"UB access {name} in a batched body")
+        raise NotBatchable(f"UB access {name} in a batched body", static=True)
 
 
 def _blocks(ub) -> tuple[np.ndarray, np.ndarray, Any]:

@@ -100,7 +100,7 @@ def _gated(impl: Callable) -> Callable:
 
     def gated(*args: Any, **kwargs: Any) -> Any:
         if BATCH.batch is not None:
-            raise NotBatchable(f"{name} has no batched form")
+            raise NotBatchable(f"{name} has no batched form", static=True)
         return impl(*args, **kwargs)
     gated.__name__, gated.__doc__, gated.__wrapped__ = name, impl.__doc__, impl
     return gated

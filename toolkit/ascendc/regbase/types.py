@@ -297,7 +297,7 @@ class RegTensor:
     def restore(self, state: tuple) -> None:
         self._raw, self._defined, self.id, self.acc_lanes = state
 
-    def keep_last(self, rows: int, base: int, shift: int) -> None:
+    def keep_last(self, rows: int, base: int, new_id: int) -> None:
         if self._raw.shape[0] == rows:
             self._raw = self._raw[rows - base:].copy()
             if self._defined is not None:
@@ -305,7 +305,7 @@ class RegTensor:
         a = self.acc_lanes
         if a is not None and a.shape[0] == rows:
             self.acc_lanes = a[rows - base:].copy()
-        self.id += shift
+        self.id = new_id
 
     def to_numpy(self, t: Any = None) -> np.ndarray:
         """The register's elements (one core: 1-D; a batch: one row per core)."""
@@ -360,16 +360,16 @@ class MaskReg:
     def set_bits(self, bits: np.ndarray, rec) -> None:
         b = _TLS.batch
         if b is not None:
-            raise NotBatchable("a mask register rewritten in place")
+            raise NotBatchable("a mask register rewritten in place", static=True)
         self._bits = np.asarray(bits).reshape(-1, VL)
         self._lanes = {}
         self.id = rec.new_id()
 
-    def keep_last(self, rows: int, base: int, shift: int) -> None:
+    def keep_last(self, rows: int, base: int, new_id: int) -> None:
         if self._bits.shape[0] == rows:
             self._bits = self._bits[rows - base:].copy()
             self._lanes = {}
-        self.id += shift
+        self.id = new_id
 
     def __repr__(self) -> str:
         return f"MaskReg#{self.id}({int(self.bits[0].sum())} bits)"

@@ -63,6 +63,7 @@ class VfRecorder:
         self.ar: Any = 0                 # the AR special register (regbase/unaligned.py), per core of the batch
         self.squeeze_bytes: Any = None   # bytes a Squeeze<STORE_REG> kept, for the next AR-form StoreUnAlign
         self.allow_batch = True          # hardware loops may run batched (regbase/loopbatch.py)
+        self.rerun = None                # the batch whose body left its loop early: run the instance again
         self.ub_writes = -1              # the UB's write count when the instance began (vf_begin)
 
     def new_id(self) -> int:
@@ -199,7 +200,11 @@ def _loop_iter(rec: VfRecorder, start: int, trips: int, unroll):
         batch = start_batch(rec, loop, start, trips, sys._getframe(1)) if trips >= 2 and not loop.flat else None
         if batch is not None:
             rec.loop_iteration(loop)
-            yield batch.index
+            try:
+                yield batch.index
+            except GeneratorExit:         # the body left the loop (break, return): undone, the VF runs again
+                batch.left_early()
+                raise
             if batch.finish():
                 return
         for i in range(trips):
@@ -266,8 +271,11 @@ def execute_vf(ctx, vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: t
     rec = vf_begin(ctx, vf.name)
     try:
         _vf_body(vf, args, kwargs)
+        if rec.rerun:
+            abandon_batch(rec, None)
+            raise _Rerun()
     except Exception as err:
-        if not abandon_batch(rec, err):
+        if not (isinstance(err, _Rerun) or abandon_batch(rec, err)):
             raise
         ctx.vf = None
         rec = vf_begin(ctx, vf.name)
@@ -284,6 +292,10 @@ def execute_vf(ctx, vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: t
     scalar_args = sum(1 for a in (*args, *kwargs.values()) if isinstance(a, (ScalarRead, ScalarReadInt)))
     vf_end(ctx, rec, launch, len(args) + len(kwargs), where, scalar_args,
            {"no_fusion": True} if vf.no_fusion else None)
+
+
+class _Rerun(Exception):
+    """The VF instance runs again unbatched (a batched loop was left early)."""
 
 
 def _vf_body(vf: SimdVf, args: tuple, kwargs: dict) -> None:
