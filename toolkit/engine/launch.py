@@ -22,6 +22,7 @@ from toolkit.record.diagnostics import Diagnostic, Diagnostics, KernelAbort
 from toolkit.record.events import BufferInit
 
 from .gcpause import no_cycle_collection
+from .malloc import keep_blocks
 from .listeners import core_done
 from .runtime import CoreContext, running
 
@@ -97,6 +98,7 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
         if isinstance(a, GmPtr):
             a.buf.writer[:] = -1
     shared: dict = {}                       # the launch's interned VF streams (see CoreContext.intern_stream)
+    keep_blocks()
     with no_cycle_collection():
         runs = _run_cores(kernel, block_num, args, machine, diag, shared, mode)
     cores = [CoreRun(ctx.core_id, apply_passes(ctx.events, passes), aborted) for ctx, aborted in runs]
