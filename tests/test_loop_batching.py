@@ -169,12 +169,43 @@ def AccVF(dst, src, loops):
 
 
 @pytest.mark.parametrize("cores", [1, 3, 8])
-def test_accumulator_falls_back_and_equals(cores):
+def test_accumulator_runs_as_a_chain_and_equals(cores):
     a, x, y, stats = _run(lambda c, xp, yp: AccVF(yp, xp, 12), cores, 12 * VL, 2 * VL)
-    _expect(stats, False, CARRIED)
+    _expect(stats, True)
     lanes = x.reshape(cores, 12, VL).sum(axis=1, dtype=np.float32)
     assert np.allclose(y[:, VL:], lanes, rtol=1e-5)
     assert np.allclose(y[:, 0], lanes.sum(axis=1), rtol=1e-4, atol=1e-4)
+
+
+@Reg.__simd_vf__
+def AccTailVF(dst, src, loops, n, merging, twice):  # an accumulator under each chunk's UpdateMask
+    acc, x = Reg.RegTensor[float](), Reg.RegTensor[float]()
+    full = Reg.CreateMask[float, Reg.MaskPattern.ALL]()
+    Reg.Duplicate(acc, 0.0)
+    count = uint32_t(n)
+    for i in Reg.VLOOP(loops):
+        m = Reg.UpdateMask[float](count)
+        Reg.LoadAlign[float](x, src + i * VL)
+        if merging:
+            Reg.Max[float, Reg.MaskMergeMode.MERGING](acc, acc, x, m)
+        else:
+            Reg.Max(acc, acc, x, m)
+        if twice:
+            Reg.Adds(acc, acc, 1.0, full)
+    Reg.StoreAlign[float](dst, acc, full)
+
+
+@pytest.mark.parametrize("merging,twice,why", [
+    (True, False, ()),                                                  # a chain: batched
+    (False, False, ("zeroed in ZEROING mode",)),                        # the serial run warns: refused
+    (True, True, ("written twice",))])
+def test_accumulator_under_a_tail_mask(merging, twice, why):
+    a, x, y, stats = _run(lambda c, xp, yp: AccTailVF(yp, xp, 6, 6 * VL - 24, merging, twice), 3, 6 * VL, VL)
+    _expect(stats, not why, *why)
+    if merging and not twice:
+        x3 = x.reshape(3, 6, VL)
+        want = np.maximum(x3[:, :5].max(axis=1), np.where(np.arange(VL) < VL - 24, x3[:, 5], -np.inf))
+        assert np.array_equal(y, np.maximum(want, 0).astype(np.float32))
 
 
 # -- 3. masks that change per iteration ----------------------------------------------------------

@@ -62,18 +62,50 @@ def _cdiv(a, b):
     return np.where((q < 0) & (q * b != a), q + 1, q)
 
 
-class Iv:
-    """Per-iteration values of an integer (or float) expression of a batched loop's index."""
+def _affine_add(sign: int):
+    """``+`` / ``-`` that keep the (first, step) of an arithmetic progression (integers only)."""
+    def fwd(self, other):
+        o = other if type(other) is Iv else _vals(other)
+        out = Iv(self.values + _vals(o) if sign > 0 else self.values - _vals(o))
+        if self.affine is not None:
+            if type(o) is Iv and o.affine is not None:
+                out.affine = (self.affine[0] + sign * o.affine[0], self.affine[1] + sign * o.affine[1])
+            elif type(o) is int:
+                out.affine = (self.affine[0] + sign * o, self.affine[1])
+        return out
 
-    __slots__ = ("values",)
+    def rev(self, other):
+        o = _vals(other)
+        out = Iv(o + self.values if sign > 0 else o - self.values)
+        if self.affine is not None and type(o) is int:
+            out.affine = (o + sign * self.affine[0], sign * self.affine[1])
+        return out
+    return fwd, rev
+
+
+def _affine_mul(self, other):
+    o = _vals(other)
+    out = Iv(self.values * o)
+    if self.affine is not None and type(o) is int:
+        out.affine = (self.affine[0] * o, self.affine[1] * o)
+    return out
+
+
+class Iv:
+    """Per-iteration values of an integer (or float) expression of a batched loop's index. ``affine``:
+    (first value, step) when the values are known to be an arithmetic progression of ints (the index and
+    its sums and products with ints), else None: UB accesses at such addresses need no scan of the values."""
+
+    __slots__ = ("values", "affine")
     __array_ufunc__ = None               # numpy scalars defer to the reflected operators below
 
-    def __init__(self, values: np.ndarray):
+    def __init__(self, values: np.ndarray, affine: tuple[int, int] | None = None):
         self.values = values
+        self.affine = affine
 
-    __add__, __radd__ = _binop(operator.add)
-    __sub__, __rsub__ = _binop(operator.sub)
-    __mul__, __rmul__ = _binop(operator.mul)
+    __add__, __radd__ = _affine_add(1)
+    __sub__, __rsub__ = _affine_add(-1)
+    __mul__ = __rmul__ = _affine_mul
     __floordiv__, __rfloordiv__ = _binop(np.floor_divide)
     __truediv__, __rtruediv__ = _binop(np.true_divide)
     __mod__, __rmod__ = _binop(np.mod)

@@ -11,10 +11,12 @@ from typing import Any
 import numpy as np
 
 from toolkit.ascendc.dtypes import scalar_value
+from toolkit.ascendc.itervec import BATCH
 from toolkit.ascendc.lowfloat import is_low
 from toolkit.ascendc.numerics import elementwise
 from toolkit.engine.runtime import current
 
+from . import loopscan
 from .carry import add_with_carry, sub_with_carry
 from .mask import pset
 from .maskops import mask_select
@@ -57,6 +59,11 @@ def _finish(rec, opcode: str, dst: RegTensor, dt: np.dtype, result: np.ndarray, 
             if lane_def is not None:
                 lane_def = lane_def | ~active
     dst.set(np.asarray(result, dtype=dt), lane_def, rec, w)
+    _emit(rec, opcode, dst, old_id, srcs, mask, mode, hw_merge)
+
+
+def _emit(rec, opcode: str, dst: RegTensor, old_id: int, srcs: tuple, mask: MaskReg, mode: MaskMergeMode,
+          hw_merge: bool) -> None:
     if mode == MERGING and not hw_merge:
         tmp = rec.new_id()
         rec.emit(opcode, tmp, srcs + (mask.id,), None, mask=mask.id)
@@ -65,6 +72,17 @@ def _finish(rec, opcode: str, dst: RegTensor, dt: np.dtype, result: np.ndarray, 
         rec.emit(opcode, dst.id, srcs + (mask.id, old_id), None, mask=mask.id)
     else:
         rec.emit(opcode, dst.id, srcs + (mask.id,), None, mask=mask.id)
+
+
+def _chain(batch, rec, opcode: str, fn, dt: np.dtype, dst: RegTensor, src0: RegTensor, src1: RegTensor,
+           mask: MaskReg, mode: MaskMergeMode) -> None:
+    """The carried update as a chain over the iterations (regbase/loopscan.py), recorded as _finish does."""
+    values, lanes = loopscan.chain(batch, fn, dt, dst, src0, src1, mask, mode)
+    old_id, srcs = dst.id, (src0.id, src1.id)
+    dst.set(values, None, rec, dt.itemsize)
+    dst.acc_lanes = lanes
+    batch.chained(dst, old_id)
+    _emit(rec, opcode, dst, old_id, srcs, mask, mode, False)
 
 
 def _check_accumulator(dst: RegTensor, is_acc: bool, mask: MaskReg, w: int, mode: MaskMergeMode,
@@ -91,6 +109,9 @@ def _binary(name: str, opcode: str, api: str, carry=None):
         dt = t.type(0) or dst.dtype
         mode = t.enum(MaskMergeMode, ZEROING)
         w = dt.itemsize
+        b = BATCH.batch
+        if b is not None and loopscan.carried(b, dst, src0, src1):     # an accumulator of a batched loop
+            return _chain(b, rec, opcode, elementwise(name, dt), dt, dst, src0, src1, mask, mode)
         _check_accumulator(dst, dst is src0 or dst is src1, mask, w, mode, api)
         result = elementwise(name, dt)(src0.raw.view(dt), src1.raw.view(dt))
         lane_def = None                   # both sources fully defined, the usual case: no per-lane work

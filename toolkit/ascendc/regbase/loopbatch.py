@@ -104,14 +104,17 @@ class LoopBatch:
         self.n = trips
         self.base = rec.batch
         self.rows = trips * rec.batch
-        self.index = Iv(np.arange(start, start + trips, dtype=np.int64))
+        self.index = Iv(np.arange(start, start + trips, dtype=np.int64), (start, 1))
         self.reads: set[int] = set()
         self.tiles: dict[tuple, Any] = {}
         self.saved: dict[int, tuple] = {}          # id(reg) -> (reg, its state at loop entry)
         self.created: list = []                    # registers and masks the body declared
         self.scalars: dict[int, list] = {}         # id(count) -> [count, entry value, post Iv]
         self.pending: list = []                    # the body's UB stores, done at commit in order
-        self.accesses: list[tuple[str, np.ndarray, int]] = []
+        self.scanned: set[int] = set()             # accumulators run as a chain (regbase/loopscan.py)
+        self.carry: dict[int, int] = {}            # their pre-loop value id -> the id the chain writes
+        self.accesses: dict[str, list] = {"L": [], "S": []}   # per kind: (per-iteration starts, bytes)
+        self.spans = {"L": (1 << 62, -1), "S": (1 << 62, -1)}  # per kind: the byte range spanned so far
         self.first_instr = len(rec.instrs)
         self.first_id = rec.next_id
         self.pset_keys = set(rec.pset_ids)
@@ -173,6 +176,15 @@ class LoopBatch:
             raise NotBatchable("a loop-carried register (read before the body writes it)", static=True)
         self.saved[id(reg)] = (reg, reg.snapshot())
 
+    def chained(self, reg, before: int) -> None:
+        """``reg`` (value id ``before`` at loop entry) was updated as a chain: no other write in the body."""
+        self.scanned.add(id(reg))
+        self.carry[before] = reg.id
+
+    def rewrite(self, reg) -> None:
+        if id(reg) in self.scanned:
+            raise NotBatchable("an accumulator written twice in the body", static=True)
+
     def made(self, obj) -> None:
         self.created.append(obj)
 
@@ -194,21 +206,29 @@ class LoopBatch:
         return Iv(entry), True
 
     # -- UB hazards -------------------------------------------------------------------------------
-    def access(self, kind: str, starts: np.ndarray, nbytes: int) -> None:
-        """A load ("L") or store ("S") of ``nbytes`` at per-iteration ``starts``: refuse what batching
-        would reorder (see the module docstring)."""
+    def access(self, kind: str, at, nbytes: int) -> None:
+        """A load ("L") or store ("S") of ``nbytes`` at ``at`` (loopub.Starts): refuse what batching
+        would reorder (see the module docstring). Each kind's accesses so far are kept with the byte range
+        they span, so an access outside the other kind's range (separate buffers) costs no pair test."""
         if self.n > _MAX_PAIRWISE:
             raise NotBatchable(f"{self.n} iterations: UB hazards not judged")
-        for k2, s2, n2 in self.accesses:
-            if kind == "L" and k2 == "S":
-                _refuse_pairs(s2, n2, starts, nbytes, np.less_equal, "a load of bytes the body stored")
-            elif kind == "S" and k2 == "L":
-                _refuse_pairs(starts, nbytes, s2, n2, np.less, "a store feeds a later iteration's load")
-            elif kind == "S":
-                _refuse_pairs(s2, n2, starts, nbytes, np.greater, "stores of two iterations overlap")
-        if kind == "S":
+        lo, hi, starts = at.lo, at.hi + nbytes, at.values
+        stores, loads = self.spans["S"], self.spans["L"]
+        if kind == "L":
+            if stores[0] < hi and lo < stores[1]:
+                for s2, n2 in self.accesses["S"]:
+                    _refuse_pairs(s2, n2, starts, nbytes, np.less_equal, "a load of bytes the body stored")
+        else:
+            if loads[0] < hi and lo < loads[1]:
+                for s2, n2 in self.accesses["L"]:
+                    _refuse_pairs(starts, nbytes, s2, n2, np.less, "a store feeds a later iteration's load")
+            if stores[0] < hi and lo < stores[1]:
+                for s2, n2 in self.accesses["S"]:
+                    _refuse_pairs(s2, n2, starts, nbytes, np.greater, "stores of two iterations overlap")
             _refuse_pairs(starts, nbytes, starts, nbytes, np.not_equal, "stores of two iterations overlap")
-        self.accesses.append((kind, starts, nbytes))
+        span = self.spans[kind]
+        self.spans[kind] = (min(span[0], lo), max(span[1], hi))
+        self.accesses[kind].append((starts, nbytes))
 
     def left_early(self) -> None:
         """The loop was left in its body (an exception, ``break``, ``return``): undone, and the VF instance
@@ -248,7 +268,7 @@ class LoopBatch:
         for count, v0, post, lanes in self.scalars.values():
             count.value = max(v0 - n * lanes, 0)
         once = {rec.pset_ids[k] for k in set(rec.pset_ids) - self.pset_keys}
-        ids = IdPlan(self.first_id, rec.next_id, once)
+        ids = IdPlan(self.first_id, rec.next_id, once, self.carry)
         last = n - 1
         for reg, _ in self.saved.values():
             reg.keep_last(self.rows, base, ids.at(reg.id, last))
@@ -257,7 +277,7 @@ class LoopBatch:
         hoisted = {i - self.first_instr for i in _hoisted(self.loop, n)}
         body = rec.instrs[self.first_instr:]
         key = ("loop_batch", tuple(_hashable(r) for r in body), n, self.first_id, rec.next_id, frozenset(once),
-               frozenset(hoisted))
+               frozenset(hoisted), tuple(sorted(self.carry.items())))
         got = self.ctx.shared.get(key)       # a body seen before in this launch (same addresses): its records
         if got is None:
             got = self.ctx.shared[key] = expand(body, n, ids, hoisted)
@@ -391,10 +411,16 @@ class IdPlan:
     """Value ids the serial run gives: iteration 0 allocates the body's ``m0`` ids (``first < id <= end``),
     among them the PSETs made once (``once``); every later iteration allocates the others again, in order."""
 
-    def __init__(self, first: int, end: int, once: set):
+    def __init__(self, first: int, end: int, once: set, carry: dict | None = None):
         self.first, self.m0 = first, end - first
         self.once = sorted(once)
         self.per_iter = self.m0 - len(once)
+        self.carry = carry or {}          # pre-loop id an accumulator chain reads -> the id it writes
+
+    def src_at(self, v: Any, k: int) -> Any:
+        """A source id in iteration ``k``: a chain's pre-loop input is the previous iteration's result."""
+        d = self.carry.get(v) if k else None
+        return self.at(v, k) if d is None else self.at(d, k - 1)
 
     def rank(self, v: Any) -> int | None:
         """1-based position of ``v`` among the body's per-iteration ids, None if ``v`` does not move."""
@@ -422,8 +448,7 @@ def expand(body: list, n: int, ids: IdPlan, hoisted: set) -> list:
         if r is None:
             continue
         moving = [(f, ids.rank(r[f])) for f in (1, 4) if ids.rank(r[f]) is not None]
-        srcs = [ids.rank(v) for v in r[2]]
-        srcs = srcs if any(x is not None for x in srcs) else None
+        srcs = any(ids.rank(v) is not None or v in ids.carry for v in r[2])
         ivs = [f for f in (3, 6, 7) if type(r[f]) is Iv]
         first_only = pos in hoisted or (r[0] == "RV_PSET" and r[1] in ids.once)
         plan.append((r, moving, srcs, ivs, first_only))
@@ -441,7 +466,7 @@ def expand(body: list, n: int, ids: IdPlan, hoisted: set) -> list:
                 for i, rank in moving:
                     f[i] = base + rank
                 if srcs:
-                    f[2] = tuple(v if rk is None else base + rk for v, rk in zip(r[2], srcs))
+                    f[2] = tuple(ids.src_at(v, k) for v in r[2])
             for i in ivs:
                 f[i] = r[i].values[k].item()
             out.append(_new(Instr, f))

@@ -35,13 +35,24 @@ def loop_facts(code, lineno: int) -> LoopFacts:
     flow = _Flow(assigned, _stored([loop.target]))
     for stmt in loop.body:
         flow.visit(stmt)
-    inside = {id(n) for n in ast.walk(loop)}
-    read_outside = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-                    and id(n) not in inside}
+    first, last = loop.lineno, loop.end_lineno
+    read_outside = {name for name, line in _loads_of(func) if not first <= line <= last}
     refusal = flow.unsafe or (f"loop-carried Python local(s) {', '.join(sorted(flow.carried))}"
                               if flow.carried else None)
     outlive = (assigned | _stored([loop.target])) & read_outside
     return LoopFacts(refusal, frozenset(outlive), frozenset(_call_roots(loop.body)))
+
+
+_LOADS: dict[int, tuple] = {}
+
+
+def _loads_of(func) -> tuple:
+    """(name, line) of every name the function reads (once per function node)."""
+    got = _LOADS.get(id(func))
+    if got is None or got[0] is not func:
+        got = _LOADS[id(func)] = (func, tuple((n.id, n.lineno) for n in ast.walk(func)
+                                              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)))
+    return got[1]
 
 
 def settle_locals(frame, names, last) -> None:

@@ -17,12 +17,37 @@ from numpy.lib.stride_tricks import as_strided
 from toolkit.ascendc.itervec import Iv, NotBatchable
 
 
-def _starts(addr: Any, n: int) -> np.ndarray:
-    if type(addr) is Iv:
-        return addr.values.astype(np.int64, copy=False)
-    if isinstance(addr, (int, np.integer)):
-        return np.full(n, int(addr), dtype=np.int64)
-    raise NotBatchable(f"UB address of type {type(addr).__name__}", static=True)
+class Starts:
+    """The per-iteration start addresses of one access: ``values``; ``first`` and ``step`` when they are an
+    arithmetic progression (known from the index arithmetic, else found once), ``lo`` / ``hi`` the lowest
+    and highest start."""
+
+    __slots__ = ("values", "first", "step", "lo", "hi")
+
+    def __init__(self, addr: Any, n: int):
+        if type(addr) is Iv:
+            values, aff = addr.values.astype(np.int64, copy=False), addr.affine
+        elif isinstance(addr, (int, np.integer)):
+            values, aff = np.broadcast_to(np.int64(addr), (n,)), (int(addr), 0)
+        else:
+            raise NotBatchable(f"UB address of type {type(addr).__name__}", static=True)
+        if aff is None and n > 1:
+            d = np.diff(values)
+            if (d == d[0]).all():
+                aff = (int(values[0]), int(d[0]))
+        self.values = values
+        if aff is None:
+            self.first = self.step = None
+            self.lo, self.hi = int(values.min()), int(values.max())
+        else:
+            self.first, self.step = aff
+            last = aff[0] + aff[1] * (n - 1)
+            self.lo, self.hi = min(aff[0], last), max(aff[0], last)
+
+    def misaligned(self, align: int) -> bool:
+        if self.step is not None:
+            return bool(self.first % align or (self.values.size > 1 and self.step % align))
+        return bool((self.values % align).any())
 
 
 class IterUb:
@@ -37,53 +62,51 @@ class IterUb:
             raise NotBatchable("lock-step cores that are not consecutive rows")
         self.data, self.defined, self.core_rows = data, defined, rows
 
-    def _inside(self, a: np.ndarray, nbytes: int) -> None:
-        if a.min() < 0 or a.max() + nbytes > self.size:
+    def _inside(self, a: Starts, nbytes: int) -> None:
+        if a.lo < 0 or a.hi + nbytes > self.size:
             raise NotBatchable("an iteration's access is outside UB")
 
     # -- checks --------------------------------------------------------------------------------
     def check(self, addr: Any, nbytes: int, what: str, align: int = 1) -> None:
-        a = _starts(addr, self.n)
-        if (a < 0).any() or (a + nbytes > self.size).any() or (align > 1 and (a % align).any()):
+        a = Starts(addr, self.n)
+        if a.lo < 0 or a.hi + nbytes > self.size or (align > 1 and a.misaligned(align)):
             raise NotBatchable(f"{what}: an iteration is out of bounds or misaligned")
-        self.base.check(int(a.max()), nbytes, what, align)      # the highest byte touched, as serial
+        self.base.check(a.hi, nbytes, what, align)      # the highest byte touched, as serial
 
     # -- reads ---------------------------------------------------------------------------------
-    def _region(self, arr: np.ndarray, a: np.ndarray, nbytes: int) -> np.ndarray:
+    def _region(self, arr: np.ndarray, a: Starts, nbytes: int) -> np.ndarray:
         """(iterations, B, nbytes) view (affine, non-negative step) or copy of the bytes at ``a``."""
         self._inside(a, nbytes)
-        step = int(a[1] - a[0]) if a.size > 1 else 0
-        if step >= 0 and (a.size < 2 or (np.diff(a) == step).all()):
-            rows = arr[self.core_rows]
-            base = rows[:, int(a[0]):]
+        rows = arr[self.core_rows]
+        if a.step is not None and a.step >= 0:
+            base = rows[:, a.first:]
             s0, s1 = base.strides
-            return as_strided(base, shape=(a.size, rows.shape[0], nbytes), strides=(step * s1, s0, s1),
+            return as_strided(base, shape=(self.n, rows.shape[0], nbytes), strides=(a.step * s1, s0, s1),
                               writeable=False)
-        idx = a[:, None] + np.arange(nbytes)
-        return arr[self.core_rows][:, idx].transpose(1, 0, 2)
+        idx = a.values[:, None] + np.arange(nbytes)
+        return rows[:, idx].transpose(1, 0, 2)
 
     def rd(self, addr: Any, nbytes: int) -> np.ndarray:
-        a = _starts(addr, self.n)
+        a = Starts(addr, self.n)
         self.batch.access("L", a, nbytes)
         return self._region(self.data, a, nbytes).reshape(-1, nbytes)
 
     def rdef(self, addr: Any, nbytes: int) -> np.ndarray | None:
-        d = self._region(self.defined, _starts(addr, self.n), nbytes)
+        d = self._region(self.defined, Starts(addr, self.n), nbytes)
         return None if d.all() else d.reshape(-1, nbytes)
 
     # -- writes --------------------------------------------------------------------------------
-    def _target(self, a: np.ndarray, nbytes: int) -> tuple[np.ndarray, np.ndarray]:
+    def _target(self, a: Starts, nbytes: int) -> tuple[np.ndarray, np.ndarray]:
         """Writable (iterations, B, nbytes) views of data and shadow at ``a`` (affine, step >= nbytes)."""
-        step = int(a[1] - a[0]) if a.size > 1 else nbytes
-        if step < nbytes or not (np.diff(a) == step).all():
+        if a.step is None or (self.n > 1 and a.step < nbytes):
             raise NotBatchable("a store whose iterations are not evenly spaced")
         self._inside(a, nbytes)
         views = []
         for arr in (self.data, self.defined):
             rows = arr[self.core_rows]
-            base = rows[:, int(a[0]):]
+            base = rows[:, a.first:]
             s0, s1 = base.strides
-            views.append(as_strided(base, shape=(a.size, rows.shape[0], nbytes), strides=(step * s1, s0, s1)))
+            views.append(as_strided(base, shape=(self.n, rows.shape[0], nbytes), strides=(a.step * s1, s0, s1)))
         return views[0], views[1]
 
     def _rows(self, x: Any, nbytes: int) -> Any:
@@ -96,7 +119,7 @@ class IterUb:
 
     def wr(self, addr: Any, raw: np.ndarray, defined: Any = True) -> None:
         n = raw.shape[-1]
-        a = _starts(addr, self.n)
+        a = Starts(addr, self.n)
         self.batch.access("S", a, n)
         data, shadow = self._target(a, n)
         rows, drows = self._rows(raw, n), self._rows(defined, n)
@@ -108,7 +131,7 @@ class IterUb:
 
     def wr_where(self, addr: Any, raw: np.ndarray, defined: np.ndarray, where: np.ndarray) -> None:
         n = where.shape[-1]
-        a = _starts(addr, self.n)
+        a = Starts(addr, self.n)
         self.batch.access("S", a, n)
         data, shadow = self._target(a, n)
         sel, rows, drows = self._rows(where, n), self._rows(raw, n), self._rows(defined, n)

@@ -274,8 +274,11 @@ class RegTensor:
             values = np.asarray(values)
         rows = rec.batch
         b = _TLS.batch
-        if b is not None and self._raw.shape[0] != rows:
-            b.first_write(self)
+        if b is not None:
+            if self._raw.shape[0] != rows:
+                b.first_write(self)
+            elif b.scanned:
+                b.rewrite(self)
         if values.ndim != 2 or values.shape[0] != rows:
             values = np.broadcast_to(values.reshape(-1, values.shape[-1]), (rows, values.shape[-1]))
         if not values.flags.c_contiguous:
