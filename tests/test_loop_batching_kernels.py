@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.test_loop_batching import VL, _expect, _fresh_refusals, _twice  # noqa: F401 (the fixture)
+from tests.loop_batching_support import VL, _expect, _fresh_refusals, _twice  # noqa: F401 (the fixture)
 from toolkit.engine.launch import gm_alloc, launch
 
 # -- 9. the shipped kernels ----------------------------------------------------------------------------
