@@ -326,8 +326,9 @@ class DmaRequest:
         self.fn, self.args, self.where = fn, args, where
 
     def make_key(self) -> tuple:
-        return (self.fn, self.where, tuple(("G", id(a.buf), a.dtype) if type(a) is GlobalTensor else arg_key(a)
-                                           for a in self.args))
+        key = arg_key
+        return (self.fn, self.where, tuple([("G", id(a.buf), a.dtype) if type(a) is GlobalTensor else key(a)
+                                            for a in self.args]))
 
     def run(self, bctx, reqs: list["DmaRequest"]) -> dict[int, KernelAbort]:
         token = SOURCE_LOCATION.set(self.where)

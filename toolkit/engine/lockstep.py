@@ -20,6 +20,8 @@ same waits (a core runs until it ends or waits, then the next one).
 """
 from __future__ import annotations
 
+import operator
+
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from typing import Any, Callable, Iterable
@@ -191,11 +193,13 @@ def _key_of_type(t: type) -> Callable[[Any], tuple]:
         return lambda a: ("t", tuple(arg_key(x) for x in a))
     if is_dataclass(t):
         names = tuple(f.name for f in fields(t))
+        get = operator.attrgetter(*names) if len(names) > 1 else (lambda a: (getattr(a, names[0]),)) \
+            if names else (lambda a: ())
 
         def dataclass_key(a: Any) -> tuple:
-            values = tuple(getattr(a, n) for n in names)
+            values = get(a)
             # the usual parameter block: ints and bools (C++ struct fields convert them alike)
-            if all(type(v) is int or type(v) is bool for v in values):
+            if _INT_TYPES.issuperset(map(type, values)):
                 return ("d", t, values)
             return ("d", t, tuple(arg_key(v) for v in values))
         return dataclass_key
@@ -211,6 +215,7 @@ def _key_of_type(t: type) -> Callable[[Any], tuple]:
 
 
 _KEYS: dict[type, Callable[[Any], tuple]] = {}
+_INT_TYPES = frozenset({int, bool})
 
 
 class Scheduler(_Waits):
