@@ -86,7 +86,7 @@ def _classify(api) -> str | None:
     forms = [f for f in d.forms if f.emulated]
     if name == "AscendC::Reg::UpdateMask":
         return "mask_count"
-    if not forms or any(a.kind in ("sref", "ubref", "sout") for f in forms for a in f.args):
+    if not forms or any(a.kind == "sout" for f in forms for a in f.args):
         return None
     rets = {f.ret for f in forms}
     return "void" if rets == {"void"} else "obj" if rets == {"MaskReg"} else None
@@ -107,6 +107,8 @@ class Recording:
             return RUN
         if kind == "new" and bridge.PROGRAM.strings[words[1]] not in _REG_KIND_NAMES:
             return RUN
+        if kind in ("void", "obj") and _has_refs(words):
+            return RUN                                  # a by-reference argument C++ reads back now
         first = words[1] if len(words) > 1 else None
         if first == self.handle and api.name == "rt.loop_iter":
             self.iters.append([])
@@ -134,6 +136,21 @@ class Recording:
 RUN = object()          #: offer(): the call runs now (what was recorded is replayed first)
 _LOOP_END = object()
 _REG_KIND_NAMES = frozenset({"RegTensor", "MaskReg", "UnalignRegForLoad", "UnalignRegForStore"})
+
+
+def groups(words: tuple):
+    """(kind, value) of each argument group of a call's words (as ``bridge.decode`` walks them)."""
+    i, n = 0, len(words)
+    while i < n:
+        kind = words[i] & 0xFF
+        yield kind, words[i + 1]
+        i += 2 + (4 if kind == bridge.T_LOCAL else 1 if kind in (bridge.T_GLOBAL, bridge.T_U64ARR)
+                  else 2 * words[i + 1] if kind == bridge.T_STRUCT else 0)
+
+
+def _has_refs(words: tuple) -> bool:
+    """Whether a call's words hold a by-reference argument."""
+    return any(k == bridge.T_REF or k == bridge.T_UBREF for k, _ in groups(words))
 
 
 def _update_mask_count(words: tuple) -> int | None:

@@ -23,7 +23,9 @@ from toolkit.ascendc.tensor import UbPtr
 from toolkit.record.diagnostics import SOURCE_LOCATION
 
 from . import bridge
-from .loopdefer import Placeholder
+from .loopdefer import Placeholder, groups
+
+_HANDLES = (bridge.T_REG, bridge.T_MASK, bridge.T_OBJ, bridge.T_AREG)
 
 _HANDLE_FIRST = ("free", "copy", "end")          # kinds whose first argument is a handle
 
@@ -76,10 +78,11 @@ def _run_body(r, canon: dict[int, int], batch) -> None:
         col = [it[p] for it in r.iters]
         SOURCE_LOCATION.set((prog.strings[e0.fid], e0.line))
         if e0.api.name.startswith("rt."):
-            targs, args, _ = bridge.decode(_same_words(col, canon, e0.kind in _HANDLE_FIRST))
+            first = e0.kind in _HANDLE_FIRST or e0.api.name == "rt.loop_iter"
+            targs, args, _ = bridge.decode(_same_words(col, canon, first))
         else:
             _check_owner(col, r.owner)
-            targs, args = _merge([bridge.decode(e.words) for e in col])
+            targs, args = _merge(col)
         result = e0.api(targs, args)
         if e0.ph:
             _bind_all(result, col, e0, batch)
@@ -102,8 +105,8 @@ def _same_words(col: list, canon: dict, handle_first: bool) -> tuple:
 def _check_owner(col: list, owner: dict) -> None:
     """A placeholder an iteration passes must be one it made (not an earlier iteration's: loop-carried)."""
     for k, e in enumerate(col):
-        for w in e.words:
-            got = owner.get(w) if type(w) is int else None
+        for kind, w in groups(e.words):
+            got = owner.get(w) if kind in _HANDLES else None
             if got is not None and got != k:
                 raise NotBatchable("a register made in one iteration is used in another")
 
@@ -143,12 +146,23 @@ def _release(r, ok: bool) -> None:
 
 
 # -- merging the arguments of the iterations -------------------------------------------------------------
-def _merge(decoded: list) -> tuple[list, list]:
-    t0, a0, _ = decoded[0]
-    for t, a, _ in decoded[1:]:
-        if len(a) != len(a0) or len(t) != len(t0) or any(x is not y and not _eq(x, y) for x, y in zip(t, t0)):
-            raise NotBatchable("template arguments differ between iterations")
-    return t0, [_merge_arg([d[1][i] for d in decoded]) for i in range(len(a0))]
+_TEMPLATE_KINDS = (bridge.T_TTYPE, bridge.T_TENUM, bridge.T_TTRAIT, bridge.T_TVALUE, bridge.T_TNAMED)
+
+
+def _template_words(e) -> list:
+    return [(k, v) for k, v in groups(e.words) if k in _TEMPLATE_KINDS]
+
+
+def _merge(col: list) -> tuple[list, list]:
+    """One call's template arguments (the same in every iteration) and arguments merged over them."""
+    t0 = _template_words(col[0])
+    if any(_template_words(e) != t0 for e in col[1:]):
+        raise NotBatchable("template arguments differ between iterations")
+    decoded = [bridge.decode(e.words) for e in col]
+    a0 = decoded[0][1]
+    if any(len(d[1]) != len(a0) for d in decoded):
+        raise NotBatchable("iterations pass different arguments")
+    return decoded[0][0], [_merge_arg([d[1][i] for d in decoded]) for i in range(len(a0))]
 
 
 def _eq(x: Any, y: Any) -> bool:
