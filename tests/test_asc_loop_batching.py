@@ -75,6 +75,22 @@ __simd_vf__ inline void OobVF(__ubuf__ float* out, __ubuf__ float* x, uint32_t s
     }
 }
 
+// a by-reference pointer (post-update store) in the body: what was recorded is replayed, the loop goes on
+__simd_vf__ inline void FlushVF(__ubuf__ float* out, __ubuf__ float* x, uint16_t n)
+{
+    Reg::RegTensor<float> a;
+    Reg::RegTensor<float> b;
+    Reg::UnalignReg u;
+    Reg::MaskReg full = Reg::CreateMask<float>();
+    __ubuf__ float* p = out;
+    for (uint16_t i = 0; i < n; ++i) {
+        Reg::LoadAlign(a, x + i * 64);
+        Reg::Muls(b, a, 3.0f, full);
+        Reg::StoreUnAlign<float, Reg::PostLiteral::POST_MODE_UPDATE>(p, b, u, 10);
+    }
+    Reg::StoreUnAlignPost(p, u, 0);
+}
+
 extern "C" __global__ __aicore__ void loops_kernel(GM_ADDR x, GM_ADDR out)
 {
     TPipe pipe;
@@ -95,6 +111,7 @@ extern "C" __global__ __aicore__ void loops_kernel(GM_ADDR x, GM_ADDR out)
     ScaleVF(oa, xa, 200, 4);
     SumVF(oa + 256, xa, 8);
     RowsVF(oa + 512, xa + 512, 160, 6, 3);
+    FlushVF(oa + 1536, xa, 5);
     PipeBarrier<PIPE_ALL>();
     DataCopy(og, o, 2048);
 }
@@ -116,6 +133,19 @@ extern "C" __global__ __aicore__ void oob_kernel(GM_ADDR x, GM_ADDR out, uint32_
     DataCopy(og, in, 2048);
 }
 
+// the core's last call is the loop's end: the abort of its replay is taken when the core ends
+extern "C" __global__ __aicore__ void oob_last_kernel(GM_ADDR x, uint32_t stride)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> inb;
+    pipe.InitBuffer(inb, 8192);
+    LocalTensor<float> in = inb.Get<float>();
+    __ubuf__ float* xa = (__ubuf__ float*)in.GetPhyAddr();
+    Duplicate(in, 1.0f, 2048);
+    PipeBarrier<PIPE_ALL>();
+    OobVF(xa + 1024, xa, stride, 5);
+}
+
 int main()
 {
     std::vector<float> x(2048);
@@ -125,6 +155,7 @@ int main()
     aclrtMemcpy(d[0], 8192, x.data(), 8192, ACL_MEMCPY_HOST_TO_DEVICE);
     loops_kernel<<<2, nullptr, nullptr>>>(d[0], d[1]);
     oob_kernel<<<2, nullptr, nullptr>>>(d[0], d[1], 16384);
+    oob_last_kernel<<<1, nullptr, nullptr>>>(d[0], 16384);
     printf("done\n");
     return 0;
 }
@@ -181,6 +212,8 @@ def test_own_kernels_batched_equal_unbatched(own, monkeypatch):
     oob = on.launches[1]
     assert any(d["code"] == "UB_OUT_OF_BOUNDS" for d in oob["diagnostics"]), oob["diagnostics"]
     assert any(k.startswith("serial: ") for k in oob["loop_batching"])
+    last = on.launches[2]
+    assert not last["passed"] and any(d["code"] == "UB_OUT_OF_BOUNDS" for d in last["diagnostics"])
 
 
 @needs_compiler

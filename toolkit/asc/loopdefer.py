@@ -194,14 +194,17 @@ def dispatch(api, fid: int, line: int, words: tuple) -> Any:
             return None
         if got is not RUN:
             return got
-        if flush(r) is bridge.ABORT:
+        if flush(r, api) is bridge.ABORT:
             return bridge.ABORT
     return RUN
 
 
-def flush(r: Recording) -> Any:
-    """Replay what ``r`` recorded, one call at a time; the loop goes on unrecorded."""
+def flush(r: Recording, api) -> Any:
+    """Replay what ``r`` recorded, one call at a time; the loop goes on unrecorded (and the loop's site is
+    remembered as one that does not batch: ``api``, called in its body, returns what C++ reads at once)."""
+    from toolkit.ascendc.regbase.loopbatch import _refuse
     STATE.rec = None
+    _refuse(r.ctx, r.guard.where, f"{api.name.rsplit('::', 1)[-1]} passes C++ a value it reads at once", True)
     return replay_serial(r, len(r.iters))
 
 
@@ -235,7 +238,7 @@ def feed(e: Entry) -> Any:
             return end_loop(r, e.api, e.fid, e.line, e.words)
         if got is not RUN:
             return got
-        if flush(r) is bridge.ABORT:
+        if flush(r, e.api) is bridge.ABORT:
             return bridge.ABORT
     return execute(e)
 
