@@ -37,6 +37,7 @@ _SELF = {"rt.new": "new", "rt.free": "free", "rt.copy": "copy", "rt.loop_begin":
          "rt.loop_iter": "void", "rt.loop_end": "end"}
 _UNWIND_OK = ("rt.free", "rt.loop_end", "rt.vf_end")      # destructor hooks, run while a core unwinds
 _KINDS: dict[int, str | None] = {}                        # id(api) -> how a call of it is recorded
+_MAY_REF: set[int] = set()                                # id(api) of APIs with a by-reference form
 
 
 class _State:
@@ -89,6 +90,8 @@ def _classify(api) -> str | None:
     if not forms or any(a.kind == "sout" for f in forms for a in f.args):
         return None
     rets = {f.ret for f in forms}
+    if any(a.kind in ("sref", "ubref") for f in forms for a in f.args):
+        _MAY_REF.add(id(api))                     # a form passes an argument by reference: checked per call
     return "void" if rets == {"void"} else "obj" if rets == {"MaskReg"} else None
 
 
@@ -107,7 +110,7 @@ class Recording:
             return RUN
         if kind == "new" and bridge.PROGRAM.strings[words[1]] not in _REG_KIND_NAMES:
             return RUN
-        if kind in ("void", "obj") and _has_refs(words):
+        if id(api) in _MAY_REF and kind != "mask_count" and _has_refs(words):
             return RUN                                  # a by-reference argument C++ reads back now
         first = words[1] if len(words) > 1 else None
         if first == self.handle and api.name == "rt.loop_iter":
@@ -138,19 +141,16 @@ _LOOP_END = object()
 _REG_KIND_NAMES = frozenset({"RegTensor", "MaskReg", "UnalignRegForLoad", "UnalignRegForStore"})
 
 
-def groups(words: tuple):
-    """(kind, value) of each argument group of a call's words (as ``bridge.decode`` walks them)."""
+def _has_refs(words: tuple) -> bool:
+    """Whether a call's words hold a by-reference argument (walking the groups as ``bridge.decode``)."""
     i, n = 0, len(words)
     while i < n:
         kind = words[i] & 0xFF
-        yield kind, words[i + 1]
+        if kind == bridge.T_REF or kind == bridge.T_UBREF:
+            return True
         i += 2 + (4 if kind == bridge.T_LOCAL else 1 if kind in (bridge.T_GLOBAL, bridge.T_U64ARR)
                   else 2 * words[i + 1] if kind == bridge.T_STRUCT else 0)
-
-
-def _has_refs(words: tuple) -> bool:
-    """Whether a call's words hold a by-reference argument."""
-    return any(k == bridge.T_REF or k == bridge.T_UBREF for k, _ in groups(words))
+    return False
 
 
 def _update_mask_count(words: tuple) -> int | None:

@@ -23,9 +23,10 @@ from toolkit.ascendc.tensor import UbPtr
 from toolkit.record.diagnostics import SOURCE_LOCATION
 
 from . import bridge
-from .loopdefer import Placeholder, groups
+from .loopdefer import Placeholder
 
 _HANDLES = (bridge.T_REG, bridge.T_MASK, bridge.T_OBJ, bridge.T_AREG)
+_TEMPLATE_KINDS = (bridge.T_TTYPE, bridge.T_TENUM, bridge.T_TTRAIT, bridge.T_TVALUE, bridge.T_TNAMED)
 
 _HANDLE_FIRST = ("free", "copy", "end")          # kinds whose first argument is a handle
 
@@ -81,8 +82,7 @@ def _run_body(r, canon: dict[int, int], batch) -> None:
             first = e0.kind in _HANDLE_FIRST or e0.api.name == "rt.loop_iter"
             targs, args, _ = bridge.decode(_same_words(col, canon, first))
         else:
-            _check_owner(col, r.owner)
-            targs, args = _merge(col)
+            targs, args = _merge(col, r.owner)
         result = e0.api(targs, args)
         if e0.ph:
             _bind_all(result, col, e0, batch)
@@ -100,15 +100,6 @@ def _same_words(col: list, canon: dict, handle_first: bool) -> tuple:
         elif w != out:
             raise NotBatchable(f"{col[0].api.name} differs between iterations")
     return out
-
-
-def _check_owner(col: list, owner: dict) -> None:
-    """A placeholder an iteration passes must be one it made (not an earlier iteration's: loop-carried)."""
-    for k, e in enumerate(col):
-        for kind, w in groups(e.words):
-            got = owner.get(w) if kind in _HANDLES else None
-            if got is not None and got != k:
-                raise NotBatchable("a register made in one iteration is used in another")
 
 
 def _bind_all(result: Any, col: list, e0, batch) -> None:
@@ -146,52 +137,63 @@ def _release(r, ok: bool) -> None:
 
 
 # -- merging the arguments of the iterations -------------------------------------------------------------
-_TEMPLATE_KINDS = (bridge.T_TTYPE, bridge.T_TENUM, bridge.T_TTRAIT, bridge.T_TVALUE, bridge.T_TNAMED)
+def _layout(words: tuple) -> list:
+    """(kind, argument index or -1 for a template argument, index of its payload word) per group."""
+    out, i, n, a = [], 0, len(words), 0
+    while i < n:
+        kind = words[i] & 0xFF
+        if kind in _TEMPLATE_KINDS:
+            out.append((kind, -1, i + 1))
+        else:
+            out.append((kind, a, i + 1))
+            a += 1
+        i += 2 + (4 if kind == bridge.T_LOCAL else 1 if kind in (bridge.T_GLOBAL, bridge.T_U64ARR)
+                  else 2 * words[i + 1] if kind == bridge.T_STRUCT else 0)
+    return out
 
 
-def _template_words(e) -> list:
-    return [(k, v) for k, v in groups(e.words) if k in _TEMPLATE_KINDS]
-
-
-def _merge(col: list) -> tuple[list, list]:
-    """One call's template arguments (the same in every iteration) and arguments merged over them."""
-    t0 = _template_words(col[0])
-    if any(_template_words(e) != t0 for e in col[1:]):
-        raise NotBatchable("template arguments differ between iterations")
-    decoded = [bridge.decode(e.words) for e in col]
-    a0 = decoded[0][1]
-    if any(len(d[1]) != len(a0) for d in decoded):
-        raise NotBatchable("iterations pass different arguments")
-    return decoded[0][0], [_merge_arg([d[1][i] for d in decoded]) for i in range(len(a0))]
-
-
-def _eq(x: Any, y: Any) -> bool:
-    try:
-        return bool(x == y)
-    except Exception:
-        return False
-
-
-def _merge_arg(vals: list) -> Any:
-    v0 = vals[0]
-    if all(v is v0 for v in vals):
-        return v0
-    t = type(v0)
-    if any(type(v) is not t for v in vals):
-        raise NotBatchable("an argument of different kinds in different iterations")
-    if t is int or t is float:
-        return _per_iteration(vals)
-    if t is UbPtr:
-        if any(v.dtype != v0.dtype for v in vals):
-            raise NotBatchable("UB pointers of different types")
-        p = UbPtr(0, v0.dtype)
-        p.addr = _per_iteration([v.addr for v in vals])
-        return p
-    if isinstance(v0, CScalar):                   # UpdateMask's count: its value in each iteration
-        return _per_iteration([v.value for v in vals])
-    if hasattr(v0, "keep_last") or not all(_eq(v, v0) for v in vals):
-        raise NotBatchable("an argument that differs between iterations")
-    return v0
+def _merge(col: list, owner: dict) -> tuple[list, list]:
+    """One call's template arguments and arguments, from iteration 0's words, the words that differ
+    between iterations merged: ints and UB addresses per iteration, registers the same object."""
+    words0 = col[0].words
+    targs, args, _ = bridge.decode(words0)
+    columns = list(zip(*[e.words for e in col]))
+    payload = {w: (kind, a) for kind, a, w in _layout(words0)}
+    objects = bridge.PROGRAM.objects
+    for w, column in enumerate(columns):
+        got = payload.get(w)
+        if got is not None and got[0] in _HANDLES:
+            for k, h in enumerate(column):
+                o = owner.get(h)
+                if o is not None and o != k:
+                    raise NotBatchable("a register made in one iteration is used in another")
+        v0 = column[0]
+        if column.count(v0) == len(column):
+            continue
+        if got is None or got[1] < 0:
+            raise NotBatchable("iterations pass different kinds of arguments")
+        kind, a = got
+        if kind in _HANDLES:
+            if any(objects[h] is not args[a] for h in column):
+                raise NotBatchable("a register argument differs between iterations")
+        elif kind in (bridge.T_INT, bridge.T_FLT):
+            args[a] = _per_iteration(list(column))
+        elif kind == bridge.T_UINT:
+            args[a] = _per_iteration([v + (1 << 64) if v < 0 else v for v in column])
+        elif kind == bridge.T_REF:                    # UpdateMask's count: its value in each iteration
+            box = type(args[a])
+            unsigned = box.dtype.kind == "u"
+            args[a] = _per_iteration([box(v + (1 << 64) if v < 0 and unsigned else v).value for v in column])
+        elif kind == bridge.T_UBPTR:
+            p = UbPtr(0, args[a].dtype)
+            p.addr = _per_iteration([v & bridge.UB_ADDR_MASK for v in column])
+            args[a] = p
+        else:
+            raise NotBatchable("an argument that differs between iterations")
+    for a, v in enumerate(args):
+        if isinstance(v, CScalar):
+            args[a] = v.value
+    return targs, args
 
 
 def _per_iteration(vals: list) -> Any:
