@@ -23,12 +23,24 @@ from toolkit.ascendc.tensor import UbPtr
 from toolkit.record.diagnostics import SOURCE_LOCATION
 
 from . import bridge
+from .hooks import _REG_KINDS
 from .loopdefer import Placeholder
 
 _HANDLES = (bridge.T_REG, bridge.T_MASK, bridge.T_OBJ, bridge.T_AREG)
 _TEMPLATE_KINDS = (bridge.T_TTYPE, bridge.T_TENUM, bridge.T_TTRAIT, bridge.T_TVALUE, bridge.T_TNAMED)
 
 _HANDLE_FIRST = ("free", "copy", "end")          # kinds whose first argument is a handle
+
+
+class _Plan:
+    """What the checks of a recording found (:func:`_check`)."""
+
+    def __init__(self):
+        self.canon: dict[int, int] = {}        # placeholder -> the one of iteration 0 made at its position
+        self.pos: dict[int, int] = {}          # placeholder -> its body position
+        self.rebinds: set[int] = set()         # positions of frees of the previous iteration's object
+        self.survivors: set[int] = set()       # positions whose last iteration's object outlives the loop
+        self.once: dict[str, int] = {}         # register kind -> registers made before the loop, released once
 
 
 def replay_batched(r) -> bool:
@@ -41,46 +53,80 @@ def replay_batched(r) -> bool:
     if batch is None:
         return False
     err: BaseException | None = None
+    plan = _Plan()
     try:
-        canon = _check(r)
+        _check(r, plan)
         guard.rec.loop_iteration(guard.loop)
-        _run_body(r, canon, batch)
+        _run_body(r, plan, batch)
     except Exception as e:             # NotBatchable, a diagnostic, any failure: the serial replay reports it
         err = e
+    declared = guard.rec.declared
+    for kind, k in plan.once.items():  # released in iteration 0 only: not once per iteration
+        declared[kind] += k
     ok = loopbatch.finish_replay(batch, err)
-    _release(r, ok)
+    if ok:
+        for kind, k in plan.once.items():
+            declared[kind] -= k
+    _release(r, plan, ok)
     return ok
 
 
-def _check(r) -> dict[int, int]:
-    """Refuse a recording a batch cannot replay; the placeholder of iteration 0 for every placeholder."""
+def _check(r, plan: _Plan) -> None:
+    """Refuse a recording a batch cannot replay: iterations that differ, registers made in an iteration
+    and not released in it (but a variable rebound every iteration, ``mask = UpdateMask(...)``: it
+    releases the previous iteration's, its last one outlives the loop)."""
     body = r.iters[0]
-    canon: dict[int, int] = {}
-    for k, it in enumerate(r.iters):
+    for it in r.iters:
         if len(it) != len(body):
             raise NotBatchable("iterations make different calls")
-        made, released = set(), set()
-        for e, e0 in zip(it, body):
+        for p, (e, e0) in enumerate(zip(it, body)):
             if e.api is not e0.api or e.line != e0.line or e.fid != e0.fid or len(e.words) != len(e0.words):
                 raise NotBatchable("iterations make different calls")
             if e.ph:
-                made.add(e.ph)
-                canon[e.ph] = e0.ph
-            if e.kind in ("free", "end"):
-                released.add(e.words[1])
-        if made != released:
-            raise NotBatchable("a register outlives its iteration, or one made before the loop is released")
-    return canon
+                plan.canon[e.ph], plan.pos[e.ph] = e0.ph, p
+    released: list[int] = []
+    for p, e0 in enumerate(body):
+        if e0.kind in ("free", "end"):
+            released.append(_released(r, p, plan))
+    if sorted(released) != [p for p, e in enumerate(body) if e.ph]:
+        raise NotBatchable("a register outlives its iteration, or one made before the loop is released")
 
 
-def _run_body(r, canon: dict[int, int], batch) -> None:
+def _released(r, p: int, plan: _Plan) -> int:
+    """The body position whose objects the release at ``p`` releases."""
+    col = [it[p].words[1] for it in r.iters]
+    owner = r.owner
+    if all(owner.get(h) == k for k, h in enumerate(col)):
+        qs = {plan.pos[h] for h in col}
+    elif col[0] not in owner and r.iters[0][p].kind == "free" and \
+            all(owner.get(h) == k - 1 for k, h in enumerate(col) if k):
+        qs = {plan.pos[h] for h in col[1:]}
+        made = r.iters[0][next(iter(qs))]
+        if len(qs) != 1 or made.kind not in ("obj", "mask_count") or made.api.name.startswith("rt."):
+            raise NotBatchable("a register rebound in the loop is made by a copy")
+        plan.rebinds.add(p)
+        plan.survivors |= qs
+        prog = bridge.PROGRAM
+        if col[0] in prog.declared:
+            kind = _REG_KINDS[type(prog.objects[col[0]]).__name__]
+            plan.once[kind] = plan.once.get(kind, 0) + 1
+    else:
+        raise NotBatchable("a register made in one iteration is released in another")
+    if len(qs) != 1:
+        raise NotBatchable("iterations release different registers")
+    return next(iter(qs))
+
+
+def _run_body(r, plan: _Plan, batch) -> None:
     prog = bridge.PROGRAM
     for p, e0 in enumerate(r.iters[0]):
         col = [it[p] for it in r.iters]
         SOURCE_LOCATION.set((prog.strings[e0.fid], e0.line))
-        if e0.api.name.startswith("rt."):
+        if p in plan.rebinds:                      # iteration 0 releases the variable's object of before
+            targs, args, _ = bridge.decode(e0.words)
+        elif e0.api.name.startswith("rt."):
             first = e0.kind in _HANDLE_FIRST or e0.api.name == "rt.loop_iter"
-            targs, args, _ = bridge.decode(_same_words(col, canon, first))
+            targs, args, _ = bridge.decode(_same_words(col, plan.canon, first))
         else:
             targs, args = _merge(col, r.owner)
         result = e0.api(targs, args)
@@ -121,12 +167,18 @@ def _bind_all(result: Any, col: list, e0, batch) -> None:
         prog.declared.add(e0.ph)
 
 
-def _release(r, ok: bool) -> None:
-    """After the batch: every placeholder was released in its iteration (drop them all); after a refusal
-    they go back to placeholders for the serial replay."""
+def _release(r, plan: _Plan, ok: bool) -> None:
+    """After the batch: the placeholders were released (dropped) but the last iteration's of a rebound
+    variable (it names the batch's object, collapsed to that iteration); after a refusal they go back to
+    placeholders for the serial replay."""
     prog = bridge.PROGRAM
-    for it in r.iters:
-        for e in it:
+    last = len(r.iters) - 1
+    for k, it in enumerate(r.iters):
+        for p, e in enumerate(it):
+            if ok and k == last and p in plan.survivors:
+                obj = prog.objects[e.ph]
+                prog._handles[id(obj)] = e.ph
+                continue
             if e.ph:
                 obj = prog.objects.pop(e.ph, None)
                 if obj is not None and prog._handles.get(id(obj)) == e.ph:

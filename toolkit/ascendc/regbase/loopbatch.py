@@ -118,6 +118,9 @@ class LoopBatch:
         self.declared = dict(rec.declared)
         self.hints = len(rec.unroll_hints)          # #pragma unroll hints of inner loops: one per iteration
         self.peak = dict(rec.peak)
+        # recorder state a body left part-way (the .asc route's replay goes on with the same recorder)
+        self.rec_state = (list(rec.loops), set(rec.software_loops), len(rec.unalign_stores), rec.ar,
+                          rec.squeeze_bytes)
         self.ub = ctx.ub
         self.report = ctx.__dict__.get("report")
         self.key = next(KEYS)
@@ -156,6 +159,9 @@ class LoopBatch:
             del rec.pset_ids[k]
         rec.declared, rec.peak = self.declared, self.peak
         del rec.unroll_hints[self.hints:]
+        loops, software, unalign, rec.ar, rec.squeeze_bytes = self.rec_state
+        rec.loops[:], rec.software_loops = loops, software
+        del rec.unalign_stores[unalign:]
 
     # -- registers --------------------------------------------------------------------------------
     def read(self, obj, attr: str, value):
