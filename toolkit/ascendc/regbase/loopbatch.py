@@ -26,6 +26,9 @@ After the body the instruction records are expanded to what the serial run recor
 per iteration, per-iteration addresses and counts, PSETs once, loop-invariant PLTs hoisted), so the
 streams, and the cycles timed from them, are the serial run's. ``MIGRATE_CHECK_LOOP_BATCH=0`` or
 ``--unbatched-loops`` turns batching off (the reference it equals).
+
+The ``.asc`` route records a C++ loop's calls and replays them through :func:`start_replay` /
+:func:`finish_replay` (``toolkit.asc.loopdefer``): the same batch, with no Python frame.
 """
 from __future__ import annotations
 
