@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.asc_support import build_and_run, needs_compiler, write
+from tests.asc_support import build_and_run, event_key, needs_compiler, write
 from toolkit.views.run_report import run_json
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,6 +91,23 @@ __simd_vf__ inline void FlushVF(__ubuf__ float* out, __ubuf__ float* x, uint16_t
     Reg::StoreUnAlignPost(p, u, 0);
 }
 
+// a mask variable rebound every iteration (it releases the one declared before the loop): the register
+// file's count after the loop is the serial one (9 masks then: REGISTER_SPILL both ways)
+__simd_vf__ inline void MasksVF(__ubuf__ float* out, __ubuf__ float* x, uint32_t count, uint16_t n)
+{
+    Reg::RegTensor<float> a;
+    Reg::MaskReg m1, m2, m3, m4, m5, m6, m7;
+    Reg::MaskReg mask;
+    for (uint16_t i = 0; i < n; ++i) {
+        mask = Reg::UpdateMask<float>(count);
+        Reg::MaskReg extra;
+        Reg::LoadAlign(a, x + i * 64);
+        Reg::StoreAlign(out + i * 64, a, mask);
+    }
+    Reg::MaskReg after1, after2;
+    Reg::StoreAlign(out + 512, a, mask);
+}
+
 extern "C" __global__ __aicore__ void loops_kernel(GM_ADDR x, GM_ADDR out)
 {
     TPipe pipe;
@@ -112,6 +129,7 @@ extern "C" __global__ __aicore__ void loops_kernel(GM_ADDR x, GM_ADDR out)
     SumVF(oa + 256, xa, 8);
     RowsVF(oa + 512, xa + 512, 160, 6, 3);
     FlushVF(oa + 1536, xa, 5);
+    MasksVF(oa + 1024, xa, 230, 4);
     PipeBarrier<PIPE_ALL>();
     DataCopy(og, o, 2048);
 }
@@ -173,15 +191,15 @@ def _strip(v):
     return v
 
 
-def _run(path: Path, batched: bool, monkeypatch, args=()):
+def _run(path: Path, batched: bool, monkeypatch, args=(), keep_events=False):
     with monkeypatch.context() as m:
         m.setenv("MIGRATE_CHECK_LOOP_BATCH", "1" if batched else "0")
-        run = build_and_run(path, list(args), timeout=600)
+        run = build_and_run(path, list(args), timeout=600, keep_events=keep_events)
     return run
 
 
-def both(path: Path, monkeypatch, args=()):
-    on, off = _run(path, True, monkeypatch, args), _run(path, False, monkeypatch, args)
+def both(path: Path, monkeypatch, args=(), keep_events=False):
+    on, off = (_run(path, b, monkeypatch, args, keep_events) for b in (True, False))
     assert on.failure is None and off.failure is None, (on.failure, on.stderr, off.failure)
     assert _strip(run_json(on)) == _strip(run_json(off))
     assert [lr["outputs"] for lr in on.launches] == [lr["outputs"] for lr in off.launches]
@@ -204,7 +222,11 @@ def own(tmp_path_factory):
 
 @needs_compiler
 def test_own_kernels_batched_equal_unbatched(own, monkeypatch):
-    on, off = both(own, monkeypatch)
+    on, off = both(own, monkeypatch, keep_events=True)
+    for la, lb in zip(on.launches, off.launches):        # the event streams too (instructions, VF meta)
+        assert [[event_key(e) for e in core] for core in la["events"]] == \
+            [[event_key(e) for e in core] for core in lb["events"]]
+    assert any(d["code"] == "REGISTER_SPILL" for d in on.launches[0]["diagnostics"])
     assert on.exit_status == 0 and "done" in on.stdout
     first = on.launches[0]["loop_batching"]
     assert first.get("batched", 0) >= 2                        # ScaleVF and RowsVF's outer loop, on both cores
