@@ -5,7 +5,9 @@ per-iteration addresses, the records are expanded to the serial run's at the end
 
 What a batch needs (else it is refused, and the calls are replayed serially): at least two iterations;
 every iteration recorded the same calls (API, file, line, number of words); every object a call made in
-an iteration is released in that iteration (no register outlives its iteration) and used only there;
+an iteration is released in that iteration and used only there, but for a variable rebound every
+iteration (``mask = UpdateMask<T>(count)``: the next iteration releases it, iteration 0 releases the
+variable's object of before the loop, the last iteration's outlives the loop);
 arguments that differ between iterations are ints or UB addresses (per-iteration values), or the count
 of an ``UpdateMask``; the runtime hooks (``rt.new``, ``rt.free`` ...) get the same arguments in every
 iteration (a placeholder handle counting as the one of iteration 0 made at the same position).
