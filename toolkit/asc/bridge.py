@@ -223,6 +223,10 @@ def _value(v: Any) -> Any:
 
 # -- the call ---------------------------------------------------------------------------------------
 def dispatch(api: Api, file_id: int, line: int, *words: Any) -> Any:
+    if _DEFER.rec is not None or _DEFER.pending:        # a hardware loop's calls recorded (toolkit.asc.loopdefer)
+        got = loopdefer.dispatch(api, file_id, line, words)
+        if got is not loopdefer.RUN:
+            return got
     prog = PROGRAM
     SOURCE_LOCATION.set((prog.strings[file_id], line))
     try:
@@ -248,5 +252,8 @@ def _unsupported(api: Api, exc: Exception) -> Any:
         PROGRAM.aborted(stop.diag)
     return ABORT
 
+
+from . import loopdefer  # noqa: E402  (it uses this module)
+from .loopdefer import STATE as _DEFER  # noqa: E402
 
 __all__ = ["ABORT", "dispatch", "resolve", "register_file", "GlobalTensor", "GmPtr"]

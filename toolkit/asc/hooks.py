@@ -21,7 +21,7 @@ from toolkit.ascendc.regbase.vf import vf_begin, vf_end
 from toolkit.engine import runtime
 from toolkit.engine.runtime import current, current_or_none
 
-from . import bridge
+from . import bridge, loopdefer
 from .memmap import host_bytes
 from .program import LaunchState
 
@@ -162,6 +162,7 @@ class _LoopGuard:
     loop: Any = None
     immediate: bool = False      #: the loop bound is a literal (the rewrite's hardware code 2)
     where: tuple | None = None
+    refused: bool = False        #: a loop site known not to batch (toolkit.asc.loopdefer.start)
 
 
 def loop_begin(hardware: int, unroll: int, reason_id: int, file_id: int, line: int) -> int:
@@ -183,12 +184,17 @@ def loop_iter(handle: int) -> None:
         g.loop = g.rec.loop_enter(None, immediate=g.immediate, where=g.where)
         if g.unroll:
             g.rec.unroll_hints.append(int(g.unroll))
+        if loopdefer.start(g, handle):            # its calls are recorded, then replayed (batched)
+            return
     g.rec.loop_iteration(g.loop)
 
 
 def loop_end(handle: int) -> None:
     g = _prog().drop(handle)
     if g is not None and g.loop is not None and g.rec.loops and g.rec.loops[-1] is g.loop:
+        if g.refused and g.loop.iteration >= 1:   # a loop known not to batch: counted as the others
+            from toolkit.ascendc.regbase.loopbatch import count_refused
+            count_refused(g.where)
         g.rec.loop_exit()
 
 

@@ -104,6 +104,8 @@ class LaunchState:
         self.execution = {"mode": "lockstep", **stats}
 
     def _finish_core(self, ctx: CoreContext, aborted: bool) -> None:
+        from .loopdefer import core_ended
+        aborted = core_ended() or aborted          # a replayed loop aborted it, C++ not told yet
         abort = ctx.abort_diag
         if not aborted:
             try:

@@ -18,6 +18,8 @@ def launch_record(state, prog) -> dict[str, Any]:
     names = prog.kernel_params.get(state.base_name, [])
     record["outputs"] = _outputs(state, names)
     record["execution"] = result.meta["execution"]   # lock-step or serial; calls shared by the cores
+    if "loop_batching" in state.shared:            # hardware loops batched / serial and why (loopdefer)
+        record["loop_batching"] = dict(state.shared["loop_batching"])
     if prog.keep_events:                           # for tests and tools: the raw event streams per core
         record["events"] = [core.events for core in result.cores]
     if prog.want_timeline:                         # for the HTML report: the slowest core's pipes

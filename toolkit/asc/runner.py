@@ -85,6 +85,9 @@ def _child_env(built: Built, run_dir: Path, exe: Path, result_fd: int, status_fd
     env["ASC_EXE"] = str(exe)
     env["ASC_RESULT_FD"] = str(result_fd)
     env["ASC_STATUS_FD"] = str(status_fd)
+    from toolkit.ascendc.regbase.loopbatch import batching_on
+    if not batching_on():                     # --unbatched-loops / loop_batching(False) reach the program
+        env["MIGRATE_CHECK_LOOP_BATCH"] = "0"
     return env
 
 

@@ -26,6 +26,9 @@ After the body the instruction records are expanded to what the serial run recor
 per iteration, per-iteration addresses and counts, PSETs once, loop-invariant PLTs hoisted), so the
 streams, and the cycles timed from them, are the serial run's. ``MIGRATE_CHECK_LOOP_BATCH=0`` or
 ``--unbatched-loops`` turns batching off (the reference it equals).
+
+The ``.asc`` route records a C++ loop's calls and replays them through :func:`start_replay` /
+:func:`finish_replay` (``toolkit.asc.loopdefer``): the same batch, with no Python frame.
 """
 from __future__ import annotations
 
@@ -121,6 +124,9 @@ class LoopBatch:
         self.declared = dict(rec.declared)
         self.hints = len(rec.unroll_hints)          # #pragma unroll hints of inner loops: one per iteration
         self.peak = dict(rec.peak)
+        # recorder state a body left part-way (the .asc route's replay goes on with the same recorder)
+        self.rec_state = (list(rec.loops), set(rec.software_loops), len(rec.unalign_stores), rec.ar,
+                          rec.squeeze_bytes)
         self.ub = ctx.ub
         self.report = ctx.__dict__.get("report")
         self.key = next(KEYS)
@@ -159,6 +165,9 @@ class LoopBatch:
             del rec.pset_ids[k]
         rec.declared, rec.peak = self.declared, self.peak
         del rec.unroll_hints[self.hints:]
+        loops, software, unalign, rec.ar, rec.squeeze_bytes = self.rec_state
+        rec.loops[:], rec.software_loops = loops, software
+        del rec.unalign_stores[unalign:]
 
     # -- registers --------------------------------------------------------------------------------
     def read(self, obj, attr: str, value):
@@ -285,8 +294,11 @@ class LoopBatch:
         rec.next_id = ids.next_after(n)
         rec.unroll_hints[self.hints:] = rec.unroll_hints[self.hints:] * n
         for kind, before in self.declared.items():
-            rec.declared[kind] = before + n * (rec.declared[kind] - before)
-            rec.peak[kind] = max(self.peak[kind], rec.declared[kind])
+            # serial: iteration k starts at before + k * net and rises to its peak inside the body (a register
+            # the C++ route declares in the body is undeclared by its destructor in the same iteration)
+            net = rec.declared[kind] - before
+            rec.declared[kind] = before + n * net
+            rec.peak[kind] = max(self.peak[kind], rec.peak[kind] + (n - 1) * max(net, 0))
         self.loop.iteration = n - 1
         self.loop.plts = []
 
@@ -324,6 +336,66 @@ def start_batch(rec, loop, start: int, trips: int, frame) -> "LoopBatch | None":
     return batch
 
 
+def start_replay(rec, loop, trips: int, site: tuple) -> "LoopBatch | None":
+    """A batch for a hardware loop of the .asc route (``toolkit.asc.loopdefer``): its ``trips`` iterations'
+    calls were recorded and are replayed once over all of them; ``site`` is the loop's (file, line). None:
+    replay them serially (the reason is counted, as :func:`start_batch` does)."""
+    if not deferrable(rec):
+        return None
+    ctx = current()
+    why = _REFUSED.get(site) or ctx.shared.get("loop_refused", {}).get(site)
+    if why is not None:
+        _refuse(ctx, site, why, site in _REFUSED)
+        return None
+    batch = LoopBatch(ctx, rec, loop, 0, trips)
+    batch.site = site
+    try:
+        batch.enter()
+    except NotBatchable as err:
+        batch.abort()
+        _refuse(ctx, site, str(err), err.static)
+        return None
+    return batch
+
+
+def deferrable(rec) -> bool:
+    """Whether a loop of ``rec`` may be batched now (the switch on, no batch running, ``rec`` the current VF)."""
+    if not rec.allow_batch or _TLS.batch is not None or not batching_on():
+        return False
+    ctx = current()
+    return ctx.vf is rec
+
+
+def refused(site: tuple) -> bool:
+    """The loop at ``site`` is known not to batch (its code, for the process; its data, for the launch)."""
+    return site in _REFUSED or site in current().shared.get("loop_refused", {})
+
+
+def count_refused(site: tuple) -> None:
+    """A loop at a site known not to batch ran serially: counted as :func:`start_batch` counts it."""
+    ctx = current()
+    why = _REFUSED.get(site) or ctx.shared.get("loop_refused", {}).get(site)
+    if why is not None:
+        _refuse(ctx, site, why, site in _REFUSED)
+
+
+def finish_replay(batch: "LoopBatch", err: BaseException | None) -> bool:
+    """The replayed body ran (``err`` None) or failed with ``err``: commit (True) or undo it (False)."""
+    if err is None:
+        try:
+            batch.commit()
+        except NotBatchable as e:
+            err = e
+    if err is not None:
+        batch.abort()
+        batch.loop.iteration, batch.loop.plts = -1, []
+        why = str(err) if isinstance(err, NotBatchable) else f"{type(err).__name__} in the body"
+        _refuse(batch.ctx, batch.site, why, getattr(err, "static", False))
+        return False
+    stats(batch.ctx.shared)["batched"] += 1
+    return True
+
+
 def abandon_batch(rec, err: BaseException | None) -> bool:
     """``err`` escaped a VF instance (None: the instance returned, a batched body having left its loop
     early): if it left a batched body of ``rec`` open, undo the batch (True: the instance runs again
@@ -353,7 +425,8 @@ def _refuse(ctx, site, why: str, static: bool) -> None:
         if len(_REFUSED) > 4096:
             _REFUSED.clear()
         _REFUSED[site] = why
-    where = f" at {os.path.basename(site[0].co_filename)}:{site[1]}" if site else ""
+    code = site[0] if site else None
+    where = f" at {os.path.basename(getattr(code, 'co_filename', code))}:{site[1]}" if site else ""
     stats(ctx.shared)[f"serial: {why}{where}"] += 1
 
 
