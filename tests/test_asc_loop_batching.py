@@ -34,7 +34,7 @@ __simd_vf__ inline void ScaleVF(__ubuf__ float* out, __ubuf__ float* x, uint32_t
     }
 }
 
-// an accumulator: the loop must run iteration by iteration
+// an accumulator: its update runs as a chain over the iterations (regbase/loopscan.py), the rest batched
 __simd_vf__ inline void SumVF(__ubuf__ float* out, __ubuf__ float* x, uint16_t n)
 {
     Reg::RegTensor<float> acc;
