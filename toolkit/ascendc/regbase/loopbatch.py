@@ -325,13 +325,20 @@ def start_batch(rec, loop, start: int, trips: int, frame) -> "LoopBatch | None":
     if why is not None:
         _refuse(ctx, site, why, site in _REFUSED or facts is not None)
         return None
-    batch = LoopBatch(ctx, rec, loop, start, trips)
-    batch.site, batch.frame, batch.facts = site, frame, facts
+    batch = _entered(LoopBatch(ctx, rec, loop, start, trips), site)
+    if batch is not None:
+        batch.frame, batch.facts = frame, facts
+    return batch
+
+
+def _entered(batch: "LoopBatch", site: tuple) -> "LoopBatch | None":
+    """``batch`` entered (None if entering refused it: counted and remembered for ``site``)."""
+    batch.site = site
     try:
         batch.enter()
     except NotBatchable as err:
         batch.abort()
-        _refuse(ctx, site, str(err), err.static)
+        _refuse(batch.ctx, site, str(err), err.static)
         return None
     return batch
 
@@ -347,15 +354,7 @@ def start_replay(rec, loop, trips: int, site: tuple) -> "LoopBatch | None":
     if why is not None:
         _refuse(ctx, site, why, site in _REFUSED)
         return None
-    batch = LoopBatch(ctx, rec, loop, 0, trips)
-    batch.site = site
-    try:
-        batch.enter()
-    except NotBatchable as err:
-        batch.abort()
-        _refuse(ctx, site, str(err), err.static)
-        return None
-    return batch
+    return _entered(LoopBatch(ctx, rec, loop, 0, trips), site)
 
 
 def deferrable(rec) -> bool:
