@@ -1,7 +1,7 @@
 """Hardware loops as array operations: a VF loop's body runs once over all its iterations.
 
 A hardware loop (RVECLP) runs the same instruction sequence every iteration, addresses moving with the
-index. So :func:`batched_iterations` runs the body once, the loop variable an
+index. So :func:`start_batch` (called by ``vf.VLOOP``) runs the body once, the loop variable an
 :class:`~toolkit.ascendc.itervec.Iv` (one value per iteration), registers holding one row per (iteration,
 core) instead of per core (``rows = trips * B``, row ``k * B + b``): every body instruction is one numpy
 operation over all iterations of all lock-step cores. Loops inside the body run as before, over those rows.
@@ -9,10 +9,14 @@ operation over all iterations of all lock-step cores. Loops inside the body run 
 What keeps it exact (else the loop, or the whole VF instance, runs iteration by iteration as before, and
 the run's ``loop_batching`` statistics say why):
 
-* a register (or mask) read in the body before the body writes it, and written later, is loop-carried
-  (an accumulator): refused at its write (its iterations need the sequential order);
+* an accumulator (``Add(acc, acc, x, mask)`` and the like on a register made before the loop, not read
+  before) runs as a chain: that one update iteration by iteration (``loopscan.py``); any other register
+  (or mask) read in the body before the body writes it, and written later, is loop-carried: refused at
+  its write (its iterations need the sequential order), as is an accumulator written twice;
 * a Python local read before it is assigned in the body and assigned in it (``p = p + 64``), an attribute
-  or item store, ``global``: refused before the body runs (static look at the loop's source);
+  or item store, ``global``, ``break`` / ``return``, a call on a local object or of a kernel function that
+  does such things: refused before the body runs (static look at the loop's source, ``loopsource.py``);
+  the body's locals are left holding their last iteration's value;
 * a ``uint32_t`` count that an ``UpdateMask`` in the body decrements (the VL-chunk idiom) is carried
   exactly: iteration k sees ``max(count - k * VL_T, 0)``;
 * UB: stores are held until the body has run, then done in order; a load of bytes a store of the body
@@ -32,9 +36,9 @@ The ``.asc`` route records a C++ loop's calls and replays them through :func:`st
 """
 from __future__ import annotations
 
-import threading
 import bisect
 import os
+import threading
 from collections import Counter
 from contextlib import contextmanager
 from typing import Any, Iterator
