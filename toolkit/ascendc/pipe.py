@@ -82,10 +82,20 @@ class _Buffer:
         self.name: str | None = None
         self.addrs: list[int] = []
         self.bytes_each = 0
+        self._events: dict[tuple, QueueOp] = {}
 
     @property
     def position_name(self) -> str:
         return self.position.value
+
+    def _op(self, op: str, idx: int) -> QueueOp:
+        """The event of ``op`` on slot ``idx``: one object per (op, slot, name), shared by every use (events
+        are records nothing changes; a queue emits four per tile)."""
+        key = (op, idx, self.name)
+        ev = self._events.get(key)
+        if ev is None:
+            ev = self._events[key] = QueueOp(op, self.name, self.position.value, idx)
+        return ev
 
     def _require_init(self, what: str) -> None:
         if not self.addrs:
@@ -116,7 +126,7 @@ class TQue(_Buffer):
                 self.cursor = (idx + 1) % n
                 self.state[idx] = ALLOCATED
                 self.alloc_site[idx] = kernel_frame()
-                ctx.emit(QueueOp("alloc", self.name, self.position_name, idx))
+                ctx.emit(self._op("alloc", idx))
                 dt = np_dtype(t)
                 return LocalTensor(self.addrs[idx], dt, self.bytes_each // dt.itemsize, self.position_name,
                                    (self, idx))
@@ -141,7 +151,7 @@ class TQue(_Buffer):
                        f"depth {self.depth}")
         self.state[idx] = ENQUEUED
         self.fifo.append(idx)
-        ctx.emit(QueueOp("enque", self.name, self.position_name, idx))
+        ctx.emit(self._op("enque", idx))
         return True
 
     def DeQue(self, *targs: Any) -> LocalTensor:
@@ -153,7 +163,7 @@ class TQue(_Buffer):
             ctx.report("QUEUE_DEQUE_EMPTY", f"{self.name}.DeQue with nothing EnQue'd")
         idx = self.fifo.popleft()
         self.state[idx] = DEQUEUED
-        ctx.emit(QueueOp("deque", self.name, self.position_name, idx))
+        ctx.emit(self._op("deque", idx))
         dt = np_dtype(t)
         return LocalTensor(self.addrs[idx], dt, self.bytes_each // dt.itemsize, self.position_name, (self, idx))
 
@@ -165,7 +175,7 @@ class TQue(_Buffer):
         if idx in self.fifo:
             self.fifo.remove(idx)
         self.state[idx] = FREE
-        ctx.emit(QueueOp("free", self.name, self.position_name, idx))
+        ctx.emit(self._op("free", idx))
 
     def HasTensorInQue(self) -> bool:
         return bool(self.fifo)
