@@ -178,6 +178,16 @@ def decode(words: tuple) -> tuple[list, list, list]:
     return targs, args, refs
 
 
+def group_len(words: tuple, i: int) -> int:
+    """Words of the argument group at ``i`` (its tag, value and the extra words :func:`decode` reads)."""
+    kind = words[i] & 0xFF
+    if kind == T_LOCAL:
+        return 6
+    if kind == T_GLOBAL or kind == T_U64ARR:
+        return 3
+    return 2 + 2 * words[i + 1] if kind == T_STRUCT else 2
+
+
 def _fields(words: tuple, i: int, n: int) -> tuple[list, int]:
     out = []
     for _ in range(n):

@@ -112,12 +112,9 @@ class Recording:
             return RUN
         if id(api) in _MAY_REF and kind != "mask_count" and _has_refs(words):
             return RUN                                  # a by-reference argument C++ reads back now
-        first = words[1] if len(words) > 1 else None
-        if first == self.handle and api.name == "rt.loop_iter":
-            self.iters.append([])
-            return None
-        if first == self.handle and api.name == "rt.loop_end":
-            return _LOOP_END
+        marker = self._marker(api, words)
+        if marker is not RUN:
+            return marker
         result: Any = None
         ph = 0
         if kind in ("obj", "new", "copy", "mask_count"):
@@ -135,6 +132,28 @@ class Recording:
         self.iters[-1].append(Entry(api, fid, line, words, ph, kind))
         return result
 
+    def _marker(self, api, words: tuple) -> Any:
+        """This loop's own ``loop_iter`` (a new iteration: None) or ``loop_end`` (:data:`_LOOP_END`), else RUN."""
+        if len(words) > 1 and words[1] == self.handle:
+            if api.name == "rt.loop_iter":
+                self.iters.append([])
+                return None
+            if api.name == "rt.loop_end":
+                return _LOOP_END
+        return RUN
+
+    def offer_entry(self, e: Entry) -> Any:
+        """Record a replayed call (its placeholder is already made), or :data:`RUN`."""
+        marker = self._marker(e.api, e.words)
+        if marker is not RUN:
+            return marker
+        if e.kind is None or e.kind == "run":
+            return RUN
+        if e.ph:
+            self.owner[e.ph] = len(self.iters) - 1
+        self.iters[-1].append(e)
+        return None
+
 
 RUN = object()          #: offer(): the call runs now (what was recorded is replayed first)
 _LOOP_END = object()
@@ -148,8 +167,7 @@ def _has_refs(words: tuple) -> bool:
         kind = words[i] & 0xFF
         if kind == bridge.T_REF or kind == bridge.T_UBREF:
             return True
-        i += 2 + (4 if kind == bridge.T_LOCAL else 1 if kind in (bridge.T_GLOBAL, bridge.T_U64ARR)
-                  else 2 * words[i + 1] if kind == bridge.T_STRUCT else 0)
+        i += bridge.group_len(words, i)
     return False
 
 
@@ -241,25 +259,6 @@ def feed(e: Entry) -> Any:
         if flush(r, e.api) is bridge.ABORT:
             return bridge.ABORT
     return execute(e)
-
-
-def _offer_entry(self: Recording, e: Entry) -> Any:
-    """Record a replayed call (its placeholder is already made), or :data:`RUN`."""
-    first = e.words[1] if len(e.words) > 1 else None
-    if first == self.handle and e.api.name == "rt.loop_iter":
-        self.iters.append([])
-        return None
-    if first == self.handle and e.api.name == "rt.loop_end":
-        return _LOOP_END
-    if e.kind is None or e.kind == "run":
-        return RUN
-    if e.ph:
-        self.owner[e.ph] = len(self.iters) - 1
-    self.iters[-1].append(e)
-    return None
-
-
-Recording.offer_entry = _offer_entry
 
 
 def execute(e: Entry) -> Any:

@@ -201,8 +201,7 @@ def _layout(words: tuple) -> list:
         else:
             out.append((kind, a, i + 1))
             a += 1
-        i += 2 + (4 if kind == bridge.T_LOCAL else 1 if kind in (bridge.T_GLOBAL, bridge.T_U64ARR)
-                  else 2 * words[i + 1] if kind == bridge.T_STRUCT else 0)
+        i += bridge.group_len(words, i)
     return out
 
 

@@ -56,12 +56,6 @@ def _binop(op):
     return fwd, rev
 
 
-def _cdiv(a, b):
-    """C integer division (truncates toward zero), as ``/`` on the C++ route's unsigned/int indices."""
-    q = np.floor_divide(a, b)
-    return np.where((q < 0) & (q * b != a), q + 1, q)
-
-
 def _affine_add(sign: int):
     """``+`` / ``-`` that keep the (first, step) of an arithmetic progression (integers only)."""
     def fwd(self, other):
@@ -125,9 +119,6 @@ class Iv:
     def __ne__(self, other):
         return Iv(self.values != _vals(other))
 
-    def cdiv(self, other) -> "Iv":
-        return Iv(_cdiv(self.values, _vals(other)))
-
     def __neg__(self):
         return Iv(-self.values)
 
@@ -143,9 +134,6 @@ class Iv:
 
     __bool__ = __int__ = __index__ = __float__ = __hash__ = __iter__ = __len__ = _scalar
 
-    def first(self) -> Any:
-        return self.values[0]
-
     def uniform(self) -> bool:
         """Every iteration has the same value."""
         v = self.values
@@ -154,7 +142,3 @@ class Iv:
     def __repr__(self) -> str:
         v = self.values
         return f"Iv[{v[0]}..{v[-1]}; {v.size}]"
-
-
-def is_iv(x: Any) -> bool:
-    return type(x) is Iv

@@ -94,7 +94,7 @@ class _Buffer:
         key = (op, idx, self.name)
         ev = self._events.get(key)
         if ev is None:
-            ev = self._events[key] = QueueOp(op, self.name, self.position.value, idx)
+            ev = self._events[key] = QueueOp(op, self.name, self.position_name, idx)
         return ev
 
     def _require_init(self, what: str) -> None:

@@ -193,8 +193,8 @@ def _key_of_type(t: type) -> Callable[[Any], tuple]:
         return lambda a: ("t", tuple(arg_key(x) for x in a))
     if is_dataclass(t):
         names = tuple(f.name for f in fields(t))
-        get = operator.attrgetter(*names) if len(names) > 1 else (lambda a: (getattr(a, names[0]),)) \
-            if names else (lambda a: ())
+        # attrgetter of two or more names gives the tuple in one C call; fewer fields: read them one by one
+        get = operator.attrgetter(*names) if len(names) > 1 else lambda a: tuple(getattr(a, n) for n in names)
 
         def dataclass_key(a: Any) -> tuple:
             values = get(a)

@@ -86,11 +86,6 @@ def batching_on() -> bool:
     return _SWITCH.on and os.environ.get("MIGRATE_CHECK_LOOP_BATCH", "1") != "0"
 
 
-def active() -> "LoopBatch | None":
-    """The batch whose body is running on this thread, or None."""
-    return _TLS.batch
-
-
 def stats(shared: dict) -> Counter:
     """The launch's loop statistics: ``batched`` and ``serial: <reason>`` counts."""
     return shared.setdefault("loop_batching", Counter())
@@ -257,14 +252,18 @@ class LoopBatch:
             self.commit()
             settle_locals(self.frame, self.facts.outlive, _last_value)
         except NotBatchable as err:
-            self.abort()
-            self.loop.iteration, self.loop.plts = -1, []
-            _refuse(self.ctx, self.site, str(err), err.static)
-            return False
+            return self.undo(err)
         finally:
             self.frame = None
         stats(self.ctx.shared)["batched"] += 1
         return True
+
+    def undo(self, err: BaseException) -> bool:
+        """The batch refused after its body (``err``): undone for the serial iterations (False)."""
+        self.abort()
+        self.loop.iteration, self.loop.plts = -1, []
+        _refuse(self.ctx, self.site, _reason(err), getattr(err, "static", False))
+        return False
 
     def commit(self) -> None:
         """The body ran: registers keep their last iteration, counts their final value, the records
@@ -287,7 +286,7 @@ class LoopBatch:
             reg.keep_last(self.rows, base, ids.at(reg.id, last))
         for obj in self.created:
             obj.keep_last(self.rows, base, ids.at(obj.id, last))
-        hoisted = {i - self.first_instr for i in _hoisted(self.loop, n)}
+        hoisted = {i - self.first_instr for i in _hoisted(self.loop)}
         body = rec.instrs[self.first_instr:]
         key = ("loop_batch", tuple(_hashable(r) for r in body), n, self.first_id, rec.next_id, frozenset(once),
                frozenset(hoisted), tuple(sorted(self.carry.items())))
@@ -310,13 +309,11 @@ class LoopBatch:
 def start_batch(rec, loop, start: int, trips: int, frame) -> "LoopBatch | None":
     """A batch for the loop just entered at ``frame``'s line, or None (it runs serially; the reason is
     counted in the launch's statistics and remembered for the loop's site)."""
-    if not rec.allow_batch or _TLS.batch is not None or not batching_on():
+    if not deferrable(rec):
         return None
     ctx = current()
-    if ctx.vf is not rec:
-        return None
     site = (frame.f_code, frame.f_lineno)
-    why = _REFUSED.get(site) or ctx.shared.get("loop_refused", {}).get(site)
+    why = _known(ctx, site)
     facts = None
     if why is None:
         facts = loop_facts(*site)
@@ -354,7 +351,7 @@ def start_replay(rec, loop, trips: int, site: tuple) -> "LoopBatch | None":
     if not deferrable(rec):
         return None
     ctx = current()
-    why = _REFUSED.get(site) or ctx.shared.get("loop_refused", {}).get(site)
+    why = _known(ctx, site)
     if why is not None:
         _refuse(ctx, site, why, site in _REFUSED)
         return None
@@ -369,15 +366,19 @@ def deferrable(rec) -> bool:
     return ctx.vf is rec
 
 
+def _known(ctx, site: tuple) -> str | None:
+    """Why the loop at ``site`` is known not to batch (its code, for the process; its data, for the launch)."""
+    return _REFUSED.get(site) or ctx.shared.get("loop_refused", {}).get(site)
+
+
 def refused(site: tuple) -> bool:
-    """The loop at ``site`` is known not to batch (its code, for the process; its data, for the launch)."""
-    return site in _REFUSED or site in current().shared.get("loop_refused", {})
+    return _known(current(), site) is not None
 
 
 def count_refused(site: tuple) -> None:
     """A loop at a site known not to batch ran serially: counted as :func:`start_batch` counts it."""
     ctx = current()
-    why = _REFUSED.get(site) or ctx.shared.get("loop_refused", {}).get(site)
+    why = _known(ctx, site)
     if why is not None:
         _refuse(ctx, site, why, site in _REFUSED)
 
@@ -390,11 +391,7 @@ def finish_replay(batch: "LoopBatch", err: BaseException | None) -> bool:
         except NotBatchable as e:
             err = e
     if err is not None:
-        batch.abort()
-        batch.loop.iteration, batch.loop.plts = -1, []
-        why = str(err) if isinstance(err, NotBatchable) else f"{type(err).__name__} in the body"
-        _refuse(batch.ctx, batch.site, why, getattr(err, "static", False))
-        return False
+        return batch.undo(err)
     stats(batch.ctx.shared)["batched"] += 1
     return True
 
@@ -412,9 +409,12 @@ def abandon_batch(rec, err: BaseException | None) -> bool:
     if err is None:
         _refuse(b.ctx, b.site, "the body leaves the loop early", True)
     elif isinstance(err, Exception):
-        _refuse(b.ctx, b.site, str(err) if isinstance(err, NotBatchable) else f"{type(err).__name__} in the body",
-                getattr(err, "static", False))
+        _refuse(b.ctx, b.site, _reason(err), getattr(err, "static", False))
     return True
+
+
+def _reason(err: BaseException) -> str:
+    return str(err) if isinstance(err, NotBatchable) else f"{type(err).__name__} in the body"
 
 
 #: loop site (code, line) -> why its code cannot be batched: later launches of the process run it serially
@@ -452,7 +452,7 @@ def _refuse_pairs(a: np.ndarray, na: int, b: np.ndarray, nb: int, order, why: st
         return
     over = (a[:, None] < b[None, :] + nb) & (b[None, :] < a[:, None] + na)
     k = np.arange(a.size)
-    if (over if order is None else over & order(k[:, None], k[None, :])).any():
+    if (over & order(k[:, None], k[None, :])).any():
         raise NotBatchable(why)
 
 
@@ -460,14 +460,14 @@ def _refuse_report(code: str, message: str, **kw: Any):
     raise NotBatchable(f"diagnostic {code} in a batched body")
 
 
-def _hoisted(loop, n: int) -> set[int]:
+def _hoisted(loop) -> set[int]:
     """Body record positions of PLTs the serial run hoists: one per body per site, one count for all."""
     by_site: dict[Any, list] = {}
     for rec in loop.plts:
         by_site.setdefault(rec[1], []).append(rec)
     out = set()
     for recs in by_site.values():
-        if len(recs) == 1 and n >= 2:
+        if len(recs) == 1:
             c = recs[0][2]
             if type(c) is not Iv or c.uniform():
                 out.add(recs[0][0])

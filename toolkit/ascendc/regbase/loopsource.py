@@ -43,16 +43,20 @@ def loop_facts(code, lineno: int) -> LoopFacts:
     return LoopFacts(refusal, frozenset(outlive), frozenset(_call_roots(loop.body)))
 
 
-_LOADS: dict[int, tuple] = {}
-
-
+@functools.lru_cache(maxsize=1024)
 def _loads_of(func) -> tuple:
-    """(name, line) of every name the function reads (once per function node)."""
-    got = _LOADS.get(id(func))
-    if got is None or got[0] is not func:
-        got = _LOADS[id(func)] = (func, tuple((n.id, n.lineno) for n in ast.walk(func)
-                                              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)))
-    return got[1]
+    """(name, line) of every name the function reads (once per function node of a parsed file)."""
+    return tuple((n.id, n.lineno) for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+
+
+@functools.lru_cache(maxsize=256)
+def _tree_of(filename: str) -> ast.Module | None:
+    """The parsed source of one file (None: not available), parsed once for loops and called functions."""
+    import linecache
+    try:
+        return ast.parse("".join(linecache.getlines(filename)) or open(filename, encoding="utf-8").read())
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
 
 
 def settle_locals(frame, names, last) -> None:
@@ -75,11 +79,9 @@ def settle_locals(frame, names, last) -> None:
 
 @functools.lru_cache(maxsize=256)
 def _loops_of(filename: str) -> dict:
-    """line -> (``for`` node, its innermost enclosing function) of one source file, parsed once."""
-    import linecache
-    try:
-        tree = ast.parse("".join(linecache.getlines(filename)) or open(filename, encoding="utf-8").read())
-    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+    """line -> (``for`` node, its innermost enclosing function) of one source file."""
+    tree = _tree_of(filename)
+    if tree is None:
         return {}
     out: dict = {}
 
@@ -163,10 +165,8 @@ def _impure_function(fn, depth: int) -> str | None:
 @functools.lru_cache(maxsize=512)
 def _function_facts(code) -> tuple | None:
     """(unsafe statement or None, the names its calls start from, its own local names) of a function."""
-    import linecache
-    try:
-        tree = ast.parse("".join(linecache.getlines(code.co_filename)) or open(code.co_filename).read())
-    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+    tree = _tree_of(code.co_filename)
+    if tree is None:
         return None
     if code.co_name == "<lambda>":
         fns = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno]
@@ -187,7 +187,6 @@ def _function_facts(code) -> tuple | None:
     for stmt in body:
         flow.visit(stmt)
     return flow.unsafe, frozenset(_call_roots(body)), frozenset(code.co_varnames)
-
 
 
 def _stored(nodes) -> set[str]:

@@ -56,19 +56,33 @@ class IterUb:
         self.batch = batch
         self.size = base.size
         self.n = batch.n
-        self.b = batch.base
         data, defined, rows = _blocks(base)
         if not isinstance(rows, slice):
             raise NotBatchable("lock-step cores that are not consecutive rows")
         self.data, self.defined, self.core_rows = data, defined, rows
+        self._last: tuple = (None, None)  # (address, its Starts): an API checks, reads, reads the shadow
+
+    def _at(self, addr: Any) -> Starts:
+        last, got = self._last
+        if addr is not last or got is None:
+            got = Starts(addr, self.n)
+            self._last = (addr, got)
+        return got
 
     def _inside(self, a: Starts, nbytes: int) -> None:
         if a.lo < 0 or a.hi + nbytes > self.size:
             raise NotBatchable("an iteration's access is outside UB")
 
+    def _strided(self, arr: np.ndarray, a: Starts, nbytes: int, writeable: bool) -> np.ndarray:
+        """(iterations, B, nbytes) view of ``arr``'s core rows at the progression ``a`` (step >= 0)."""
+        rows = arr[self.core_rows][:, a.first:]
+        s0, s1 = rows.strides
+        return as_strided(rows, shape=(self.n, rows.shape[0], nbytes), strides=(a.step * s1, s0, s1),
+                          writeable=writeable)
+
     # -- checks --------------------------------------------------------------------------------
     def check(self, addr: Any, nbytes: int, what: str, align: int = 1) -> None:
-        a = Starts(addr, self.n)
+        a = self._at(addr)
         if a.lo < 0 or a.hi + nbytes > self.size or (align > 1 and a.misaligned(align)):
             raise NotBatchable(f"{what}: an iteration is out of bounds or misaligned")
         self.base.check(a.hi, nbytes, what, align)      # the highest byte touched, as serial
@@ -77,39 +91,22 @@ class IterUb:
     def _region(self, arr: np.ndarray, a: Starts, nbytes: int) -> np.ndarray:
         """(iterations, B, nbytes) view (affine, non-negative step) or copy of the bytes at ``a``."""
         self._inside(a, nbytes)
-        rows = arr[self.core_rows]
         if a.step is not None and a.step >= 0:
-            base = rows[:, a.first:]
-            s0, s1 = base.strides
-            return as_strided(base, shape=(self.n, rows.shape[0], nbytes), strides=(a.step * s1, s0, s1),
-                              writeable=False)
+            return self._strided(arr, a, nbytes, False)
         idx = a.values[:, None] + np.arange(nbytes)
-        return rows[:, idx].transpose(1, 0, 2)
+        return arr[self.core_rows][:, idx].transpose(1, 0, 2)
 
     def rd(self, addr: Any, nbytes: int) -> np.ndarray:
-        a = Starts(addr, self.n)
+        a = self._at(addr)
         self.batch.access("L", a, nbytes)
         return self._region(self.data, a, nbytes).reshape(-1, nbytes)
 
     def rdef(self, addr: Any, nbytes: int) -> np.ndarray | None:
-        d = self._region(self.defined, Starts(addr, self.n), nbytes)
+        d = self._region(self.defined, self._at(addr), nbytes)
         return None if d.all() else d.reshape(-1, nbytes)
 
-    # -- writes --------------------------------------------------------------------------------
-    def _target(self, a: Starts, nbytes: int) -> tuple[np.ndarray, np.ndarray]:
-        """Writable (iterations, B, nbytes) views of data and shadow at ``a`` (affine, step >= nbytes)."""
-        if a.step is None or (self.n > 1 and a.step < nbytes):
-            raise NotBatchable("a store whose iterations are not evenly spaced")
-        self._inside(a, nbytes)
-        views = []
-        for arr in (self.data, self.defined):
-            rows = arr[self.core_rows]
-            base = rows[:, a.first:]
-            s0, s1 = base.strides
-            views.append(as_strided(base, shape=(self.n, rows.shape[0], nbytes), strides=(a.step * s1, s0, s1)))
-        return views[0], views[1]
-
-    def _rows(self, x: Any, nbytes: int) -> Any:
+    # -- writes: held until the body has run (LoopBatch.pending) --------------------------------
+    def _rows(self, x: Any) -> Any:
         if isinstance(x, (bool, np.bool_)):
             return x
         x = np.asarray(x)
@@ -117,29 +114,30 @@ class IterUb:
             return x.reshape(1, 1, -1) if x.ndim else x
         return x.reshape(self.n, -1, x.shape[-1])
 
-    def wr(self, addr: Any, raw: np.ndarray, defined: Any = True) -> None:
-        n = raw.shape[-1]
-        a = Starts(addr, self.n)
+    def _store(self, addr: Any, n: int, raw: np.ndarray, defined: Any, where: np.ndarray | None) -> None:
+        a = self._at(addr)
         self.batch.access("S", a, n)
-        data, shadow = self._target(a, n)
-        rows, drows = self._rows(raw, n), self._rows(defined, n)
+        if a.step is None or (self.n > 1 and a.step < n):
+            raise NotBatchable("a store whose iterations are not evenly spaced")
+        self._inside(a, n)
+        data, shadow = self._strided(self.data, a, n, True), self._strided(self.defined, a, n, True)
+        rows, drows = self._rows(raw), self._rows(defined)
+        sel = None if where is None else np.broadcast_to(self._rows(where), data.shape)
 
         def store() -> None:
-            data[...] = rows
-            shadow[...] = drows
+            if sel is None:
+                data[...] = rows
+                shadow[...] = drows
+            else:
+                np.copyto(data, np.broadcast_to(rows, data.shape), where=sel)
+                np.copyto(shadow, np.broadcast_to(drows, data.shape), where=sel)
         self.batch.pending.append(store)
+
+    def wr(self, addr: Any, raw: np.ndarray, defined: Any = True) -> None:
+        self._store(addr, raw.shape[-1], raw, defined, None)
 
     def wr_where(self, addr: Any, raw: np.ndarray, defined: np.ndarray, where: np.ndarray) -> None:
-        n = where.shape[-1]
-        a = Starts(addr, self.n)
-        self.batch.access("S", a, n)
-        data, shadow = self._target(a, n)
-        sel, rows, drows = self._rows(where, n), self._rows(raw, n), self._rows(defined, n)
-
-        def store() -> None:
-            np.copyto(data, np.broadcast_to(rows, data.shape), where=np.broadcast_to(sel, data.shape))
-            np.copyto(shadow, np.broadcast_to(drows, data.shape), where=np.broadcast_to(sel, data.shape))
-        self.batch.pending.append(store)
+        self._store(addr, where.shape[-1], raw, defined, where)
 
     def __getattr__(self, name: str):
         raise NotBatchable(f"UB access {name} in a batched body", static=True)

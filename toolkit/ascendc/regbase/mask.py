@@ -94,41 +94,28 @@ def CreateMask(t: TArgs) -> MaskReg:
 
 @template
 def UpdateMask(t: TArgs, count: Any) -> MaskReg:
-    """``UpdateMask<T>(uint32_t& count)``: lanes ``i < min(count, VL/sizeof(T))``; count -= VL_T (saturating)."""
+    """``UpdateMask<T>(uint32_t& count)``: lanes ``i < min(count, VL/sizeof(T))``; count -= VL_T (saturating).
+    In a batched loop body (regbase/loopbatch.py) the count may hold one value per iteration: one mask row
+    per (iteration, core) when they differ."""
     rec = current_recorder()
     width = _width(t)
     lanes_per_vl = VL // width
-    if BATCH.batch is not None:
-        return _update_mask_rows(BATCH.batch, rec, width, lanes_per_vl, count)
-    c = int(count.value if isinstance(count, CScalar) else count)
-    n = min(max(c, 0), lanes_per_vl)
-    m = MaskReg(_PLT_BITS[width, _fill_nibbles(rec)][n:n + 1], _id=rec.new_id())
-    if isinstance(count, CScalar):
-        count.value = 0 if c < lanes_per_vl else c - lanes_per_vl
-    rec.emit("RV_PLT", m.id, (), c)
-    rec.note_plt(plt_site(), c)
-    return m
-
-
-def _update_mask_rows(batch, rec, width: int, lanes_per_vl: int, count: Any) -> MaskReg:
-    """UpdateMask in a batched loop body: the count per iteration (regbase/loopbatch.py), one mask row per
-    (iteration, core) when the counts differ, the count's post-update per iteration."""
-    carried = False
-    if isinstance(count, CScalar):
-        c, carried = batch.count(count, lanes_per_vl)
+    batch, carried = BATCH.batch, False
+    if batch is not None and isinstance(count, CScalar):
+        c, carried = batch.count(count, lanes_per_vl)     # carried: its post-update is the batch's
     else:
-        c = count
+        c = count.value if isinstance(count, CScalar) else count
+    table = _PLT_BITS[width, _fill_nibbles(rec)]
     if type(c) is not Iv:
         c = int(c)
         n = min(max(c, 0), lanes_per_vl)
-        m = MaskReg(_PLT_BITS[width, _fill_nibbles(rec)][n:n + 1], _id=rec.new_id())
+        m = MaskReg(table[n:n + 1], _id=rec.new_id())
         post: Any = 0 if c < lanes_per_vl else c - lanes_per_vl
     else:
         v = c.values
         n = np.clip(v, 0, lanes_per_vl)
-        table = _PLT_BITS[width, _fill_nibbles(rec)]
-        bits = table[n[:1]] if (n == n[0]).all() else np.repeat(table[n], batch.base, axis=0)
-        m = MaskReg(bits, _id=rec.new_id())
+        m = MaskReg(table[n[:1]] if (n == n[0]).all() else np.repeat(table[n], batch.base, axis=0),
+                    _id=rec.new_id())
         post = Iv(np.where(v < lanes_per_vl, 0, v - lanes_per_vl))
     if isinstance(count, CScalar) and not carried:
         count.value = post

@@ -271,31 +271,26 @@ def execute_vf(ctx, vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: t
     rec = vf_begin(ctx, vf.name)
     try:
         _vf_body(vf, args, kwargs)
-        if rec.rerun:
-            abandon_batch(rec, None)
-            raise _Rerun()
+        again = rec.rerun is not None and abandon_batch(rec, None)      # a batched loop left early
     except Exception as err:
-        if not (isinstance(err, _Rerun) or abandon_batch(rec, err)):
+        if not abandon_batch(rec, err):
             raise
+        again = True
+    except BaseException as err:
+        abandon_batch(rec, err)
+        raise
+    finally:
         ctx.vf = None
+    if again:
         rec = vf_begin(ctx, vf.name)
         rec.allow_batch = False
         try:
             _vf_body(vf, args, kwargs)
         finally:
             ctx.vf = None
-    except BaseException as err:
-        abandon_batch(rec, err)
-        raise
-    finally:
-        ctx.vf = None
     scalar_args = sum(1 for a in (*args, *kwargs.values()) if isinstance(a, (ScalarRead, ScalarReadInt)))
     vf_end(ctx, rec, launch, len(args) + len(kwargs), where, scalar_args,
            {"no_fusion": True} if vf.no_fusion else None)
-
-
-class _Rerun(Exception):
-    """The VF instance runs again unbatched (a batched loop was left early)."""
 
 
 def _vf_body(vf: SimdVf, args: tuple, kwargs: dict) -> None:
