@@ -41,6 +41,10 @@ PR_SET_CHILD_SUBREAPER = 36
 CAPTURE_LIMIT = 64 << 20
 #: seconds to read what is left in the pipes once the tree is dead (a process outside the tree may hold them)
 DRAIN_S = 1.0
+#: seconds to wait for a SIGSTOPped process to be stopped before the tree is looked at again
+STOP_WAIT_S = 1.0
+#: seconds :func:`kill_tree` goes on finding and stopping processes while each round finds new ones
+FREEZE_S = 5.0
 _READ = 1 << 16
 
 _subreaper_pid: int | None = None
@@ -138,26 +142,111 @@ def kill_tree(roots: Iterable[int], spare: Iterable[int] = ()) -> set[int]:
 
 
 def _kill_tree(roots: set[int], spare: set[int]) -> set[int]:
-    me = os.getpid()
     keep = spare | {p for p in _live if p not in roots}
-    found: set[int] = set()
+    found, dead = (_freeze_walk if _children_listed() else _freeze_table)(roots, keep)
+    if found is None:                              # no /proc: the session of each root is all we know
+        for r in roots:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(r, signal.SIGKILL)
+        return set()
+    _signal_all(found, signal.SIGKILL)
+    _signal_all(found, signal.SIGCONT)             # a stopped process dies of SIGKILL anyway; be sure
+    return found | dead
+
+
+def _freeze_walk(roots: set[int], keep: set[int]) -> tuple[set[int], set[int]]:
+    """Stop the tree one process at a time, each before its children are read (``/proc/PID/task/TID/
+    children``), so a stopped parent's list is final; rounds start again from this process's adopted
+    orphans until one finds nothing new. Reading a few small files per process keeps a round short, so
+    even a chain that forks and exits every few milliseconds (each step re-parented to us) is caught.
+    (found: stopped, to kill; dead: zombies of the tree, for :func:`reap`.)"""
+    me, found, dead = os.getpid(), set(), set()
+    end = time.monotonic() + FREEZE_S
+    while True:
+        todo, seen, new = list(roots) + [p for p in _kids(me) if p not in keep], set(), False
+        while todo:
+            p = todo.pop()
+            if p in seen:
+                continue
+            seen.add(p)
+            state = _state(p)
+            if state is None:
+                continue
+            if state in "ZX":
+                dead.add(p)
+                continue
+            if p not in found:
+                _signal_all((p,), signal.SIGSTOP)
+                _wait_stopped({p})
+                found.add(p)
+                new = True
+            todo.extend(_kids(p))
+        if not new or time.monotonic() >= end:
+            return found, dead - roots
+
+
+def _freeze_table(roots: set[int], keep: set[int]) -> tuple[set[int] | None, set[int]]:
+    """:func:`_freeze_walk` for a kernel without the ``children`` files: whole-``/proc`` rounds."""
+    me, found, dead = os.getpid(), set(), set()
     for _ in range(50):
         table = proc_table()
-        if table is None:                          # no /proc: the session of each root is all we know
-            for r in roots:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(r, signal.SIGKILL)
-            return set()
+        if table is None:
+            return None, set()
         adopted = children_of(me, table) - keep - roots
         tree = descendants(roots | adopted, table)
         new = {p for p in tree - found if table[p][1] not in "ZX"}
+        dead |= {p for p in tree - roots if table[p][1] == "Z"}
         if not new:
             break
         _signal_all(new, signal.SIGSTOP)
+        _wait_stopped(new)
         found |= new
-    _signal_all(found, signal.SIGKILL)
-    _signal_all(found, signal.SIGCONT)             # a stopped process dies of SIGKILL anyway; be sure
-    return found
+    return found, dead
+
+
+def _children_listed() -> bool:
+    return os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children")
+
+
+def _kids(pid: int) -> list[int]:
+    """The children of every thread of ``pid`` (an orphan is re-parented to one thread of a subreaper)."""
+    out: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                out += [int(c) for c in fh.read().split()]
+        except OSError:
+            continue
+    return out
+
+
+def _state(pid: int) -> str | None:
+    """The state letter of ``pid`` (None: gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:][:1].decode("ascii", "replace")
+
+
+def _wait_stopped(pids: set[int], wait_s: float = STOP_WAIT_S) -> None:
+    """Wait until each of ``pids`` has stopped or died. A SIGSTOP is only pending until its target next
+    leaves the kernel: a fork already under way completes first, and its child must be seen after it
+    (the daemon double fork raced this). A process that does not stop within ``wait_s`` (uninterruptible
+    sleep) is taken as it is."""
+    end = time.monotonic() + wait_s
+    todo, pause = set(pids), 0.0
+    while todo:
+        todo = {p for p in todo if (_state(p) or "X") not in "TtZX"}
+        if not todo or time.monotonic() >= end:
+            return
+        time.sleep(pause)                          # first a yield (the target often stops at once)
+        pause = min(pause * 2 or 0.0002, 0.005)
 
 
 def reap(pids: Iterable[int], wait_s: float = 2.0) -> None:
