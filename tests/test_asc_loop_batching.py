@@ -3,9 +3,9 @@ on and with MIGRATE_CHECK_LOOP_BATCH=0, and the two runs report the same (output
 cycles, stdout), timings and the batching statistics aside; loops did batch where they can."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.asc_support import build_and_run, event_key, needs_compiler, write
@@ -108,6 +108,24 @@ __simd_vf__ inline void MasksVF(__ubuf__ float* out, __ubuf__ float* x, uint32_t
     Reg::StoreAlign(out + 512, a, mask);
 }
 
+// scalar UB access in the body, ordered by barriers: a vector store read back by a scalar load, which a
+// scalar store passes to the next iteration's vector load (the barriers with a scalar side end recording)
+__simd_vf__ inline void ScalarVF(__ubuf__ float* out, __ubuf__ float* x, uint16_t n)
+{
+    Reg::RegTensor<float> a;
+    Reg::MaskReg full = Reg::CreateMask<float>();
+    for (uint16_t i = 0; i < n; ++i) {
+        Reg::LoadAlign(a, x + i * 64);
+        Reg::Adds(a, a, 1.0f, full);
+        Reg::StoreAlign(out + i * 64, a, full);
+        Reg::LocalMemBar<Reg::MemType::VEC_STORE, Reg::MemType::SCALAR_LOAD>();
+        float v = out[i * 64 + 3];
+        Reg::LocalMemBar<Reg::MemType::VEC_LOAD, Reg::MemType::SCALAR_STORE>();
+        x[(i + 1) * 64] = v * 2.0f;
+        Reg::LocalMemBar<Reg::MemType::SCALAR_STORE, Reg::MemType::VEC_LOAD>();
+    }
+}
+
 extern "C" __global__ __aicore__ void loops_kernel(GM_ADDR x, GM_ADDR out)
 {
     TPipe pipe;
@@ -130,6 +148,7 @@ extern "C" __global__ __aicore__ void loops_kernel(GM_ADDR x, GM_ADDR out)
     RowsVF(oa + 512, xa + 512, 160, 6, 3);
     FlushVF(oa + 1536, xa, 5);
     MasksVF(oa + 1024, xa, 230, 4);
+    ScalarVF(oa + 1600, xa + 1600, 3);
     PipeBarrier<PIPE_ALL>();
     DataCopy(og, o, 2048);
 }
@@ -215,6 +234,20 @@ def _stats(run) -> dict:
     return out
 
 
+def _expected_scalar_rows() -> list:
+    """ScalarVF's output rows by hand: row i = x row i + 1, and x[(i + 1) * 64] = 2 * row i [3]."""
+    x = np.array([((i * 37 % 101) - 50) / 8.0 for i in range(2048)], dtype=np.float32)[1600:1856].copy()
+    out = np.zeros(192, dtype=np.float32)
+    for i in range(3):
+        out[i * 64:(i + 1) * 64] = x[i * 64:(i + 1) * 64] + np.float32(1)
+        x[(i + 1) * 64] = out[i * 64 + 3] * np.float32(2)
+    return out.tolist()
+
+
+def _scalar_rows(run) -> list:
+    return np.frombuffer(run.launches[0]["outputs"][0]["data"], np.float32)[1600:1792].tolist()
+
+
 @pytest.fixture(scope="module")
 def own(tmp_path_factory):
     return write(tmp_path_factory.mktemp("loops"), "loops.asc", PROGRAM)
@@ -228,6 +261,7 @@ def test_own_kernels_batched_equal_unbatched(own, monkeypatch):
             [[event_key(e) for e in core] for core in lb["events"]]
     assert any(d["code"] == "REGISTER_SPILL" for d in on.launches[0]["diagnostics"])
     assert on.exit_status == 0 and "done" in on.stdout
+    assert _scalar_rows(on) == _expected_scalar_rows()   # each core's C++ ran, before the next load
     first = on.launches[0]["loop_batching"]
     # ScaleVF, RowsVF's outer loop and SumVF's loop (its accumulator as a chain: regbase/loopscan.py)
     assert first.get("batched", 0) >= 3 and not any("loop-carried" in k for k in first), first

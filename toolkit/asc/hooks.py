@@ -23,6 +23,7 @@ from toolkit.engine.runtime import current, current_or_none
 
 from . import bridge, loopdefer
 from .memmap import host_bytes
+from .rewrite import NO_DEFER
 from .program import LaunchState
 
 ACL_SUCCESS, ACL_ERROR_INVALID_PARAM = 0, 100000
@@ -169,11 +170,16 @@ def loop_begin(hardware: int, unroll: int, reason_id: int, file_id: int, line: i
     ctx = current_or_none()
     if ctx is None or ctx.vf is None:
         return 0
+    raw_ub, hardware = bool(hardware & NO_DEFER), hardware & ~NO_DEFER
     if not hardware:
         ctx.report("VF_SOFTWARE_LOOP", f"loop in VF {ctx.vf.name} is a software loop: {_s(reason_id)}",
                    where=(_s(file_id), line))
+    where = (_s(file_id), line)
+    if raw_ub:                                    # C++ touches UB itself in this VF: never recorded
+        from toolkit.ascendc.regbase.loopbatch import remember_refusal
+        remember_refusal(ctx, where, "the VF body reads or writes UB through a pointer (or prints)")
     return _prog().new_handle(_LoopGuard(ctx.vf, bool(hardware), unroll, immediate=hardware == 2,
-                                         where=(_s(file_id), line)))
+                                         where=where))
 
 
 def loop_iter(handle: int) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolkit.ascendc import api as apidefs
+from toolkit.ascendc.regbase.types import MemType
 from toolkit.engine.runtime import current
 from toolkit.record.diagnostics import SOURCE_LOCATION, KernelAbort
 
@@ -112,6 +113,8 @@ class Recording:
             return RUN
         if id(api) in _MAY_REF and kind != "mask_count" and _has_refs(words):
             return RUN                                  # a by-reference argument C++ reads back now
+        if api.name == _MEMBAR and _orders_scalar_access(words):
+            return RUN                                  # C++ reads or writes UB itself next (or did)
         marker = self._marker(api, words)
         if marker is not RUN:
             return marker
@@ -157,6 +160,8 @@ class Recording:
 
 RUN = object()          #: offer(): the call runs now (what was recorded is replayed first)
 _LOOP_END = object()
+_MEMBAR = "AscendC::Reg::LocalMemBar"
+_SCALAR_MEM = frozenset({MemType.SCALAR_LOAD, MemType.SCALAR_STORE, MemType.SCALAR_ALL})
 _REG_KIND_NAMES = frozenset({"RegTensor", "MaskReg", "UnalignRegForLoad", "UnalignRegForStore"})
 
 
@@ -169,6 +174,14 @@ def _has_refs(words: tuple) -> bool:
             return True
         i += bridge.group_len(words, i)
     return False
+
+
+def _orders_scalar_access(words: tuple) -> bool:
+    """Whether a ``LocalMemBar<src, dst>`` orders the VF's scalar UB accesses (``SCALAR_*``): C++ reads or
+    writes UB through a ``__ubuf__`` pointer on one side of it, which no recorded call would see (a load
+    deferred past a scalar store, a scalar load before the deferred store it waits for)."""
+    targs, _, _ = bridge.decode(words)
+    return any(isinstance(t, MemType) and t in _SCALAR_MEM for t in targs)
 
 
 def _update_mask_count(words: tuple) -> int | None:

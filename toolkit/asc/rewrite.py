@@ -38,8 +38,12 @@ from .lexer import (
     skip_angles,
     tokens,
 )
+from .rawub import touches_ub
 
 VF_MARKERS = ("__simd_vf__", "__simd_callee__")
+#: bit of a loop guard's hardware code: the VF body touches UB through a pointer (``rawub``), so the loop's
+#: calls are run as C++ makes them, never recorded (``hooks.loop_begin``)
+NO_DEFER = 4
 _SOFT_TOKENS = {"continue", "break", "return", "goto", "switch", "while", "do", "?"}
 _PRAGMA_UNROLL = re.compile(r"#\s*pragma\s+(?:GCC\s+)?unroll\s*(\(?\s*(\d+)\s*\)?)?")
 
@@ -180,19 +184,19 @@ def _callee_start(toks: list[Token], k: int) -> int:
 
 # -- VF functions and their loops -------------------------------------------------------------------
 def _vf_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> None:
-    for k, t in enumerate(toks):
-        if t.kind != IDENT or t.text not in VF_MARKERS:
-            continue
-        found = _function_after(toks, k)
-        if found is None:
-            continue
-        name, lp, rp, body = found
+    found_all = [(k, t, _function_after(toks, k)) for k, t in enumerate(toks)
+                 if t.kind == IDENT and t.text in VF_MARKERS]
+    found_all = [(k, t, f) for k, t, f in found_all if f is not None]
+    callees = {f[0] for _, t, f in found_all
+               if t.text == "__simd_callee__" and touches_ub(toks, f[1], f[3], match_forward(toks, f[3]))}
+    for k, t, (name, lp, rp, body) in found_all:
         end = match_forward(toks, body)
+        raw = touches_ub(toks, lp, body, end, callees)
         if t.text == "__simd_vf__":
             no_fusion = any(x.text == "__no_simd_vf_fusion__" for x in toks[max(0, k - 8):lp])
             nparams = _count_params(toks, lp, rp)
             out.vfs.append(VfFunction(name, t.text, t.line, nparams, no_fusion))
-            names = _param_names(toks, lp, rp)
+            names = None if raw else _param_names(toks, lp, rp)     # raw UB access: each core its own body
             keys = "".join(f", {n}" for n in names) if names is not None else ", ::__asc::Unkeyable{}"
             edits.append((toks[body].end, toks[body].end,
                           f" if (::__asc::VfGate __asc_vf{{\"{name}\", {nparams}, {int(no_fusion)}, __FILE__, "
@@ -200,7 +204,7 @@ def _vf_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> None:
             edits.append((toks[end].start, toks[end].start, "} "))
         else:
             out.vfs.append(VfFunction(name, t.text, t.line, _count_params(toks, lp, rp), False))
-        _loop_edits(src, toks, body + 1, end, edits, out)
+        _loop_edits(src, toks, body + 1, end, edits, out, raw)
 
 
 # -- kernels -------------------------------------------------------------------------------------
@@ -302,7 +306,10 @@ def _count_params(toks: list[Token], lp: int, rp: int) -> int:
     return 0 if len(params) == 1 and [t.text for t in params[0]] == ["void"] else len(params)
 
 
-def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, out: Rewritten) -> None:
+def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, out: Rewritten,
+                raw_ub: bool = False) -> None:
+    """Guard every loop of a VF body (``raw_ub``: the body touches UB itself, its loops are not recorded:
+    the guard's code gets ``NO_DEFER``)."""
     for i in range(begin, end):
         t = toks[i]
         if t.kind != IDENT or t.text not in ("for", "while", "do"):
@@ -323,6 +330,7 @@ def _loop_edits(src: str, toks: list[Token], begin: int, end: int, edits: list, 
         out.loops.append(LoopSite(t.line, hw, reason, unroll))
         reason_c = c_string(reason)
         code = 2 if hw and _literal_bound(toks[semis[0] + 1:semis[1]]) else int(hw)
+        code |= NO_DEFER if hw and raw_ub else 0
         edits.append((t.start, t.start,
                        f'{{ ::__asc::VfLoop {var}({code}, {unroll}, "{reason_c}", __FILE__, __LINE__); '))
         edits.append((toks[stmt_end].end, toks[stmt_end].end, " }"))

@@ -422,12 +422,17 @@ def _reason(err: BaseException) -> str:
 _REFUSED: dict[tuple, str] = {}
 
 
-def _refuse(ctx, site, why: str, static: bool) -> None:
+def remember_refusal(ctx, site, why: str, static: bool = True) -> None:
+    """The loop at ``site`` does not batch (``static``: for any launch of this process); not counted."""
     ctx.shared.setdefault("loop_refused", {})[site] = why
     if static:
         if len(_REFUSED) > 4096:
             _REFUSED.clear()
         _REFUSED[site] = why
+
+
+def _refuse(ctx, site, why: str, static: bool) -> None:
+    remember_refusal(ctx, site, why, static)
     code = site[0] if site else None
     where = f" at {os.path.basename(getattr(code, 'co_filename', code))}:{site[1]}" if site else ""
     stats(ctx.shared)[f"serial: {why}{where}"] += 1
