@@ -19,7 +19,7 @@ import json
 import sys
 from importlib import resources
 
-from toolkit.calibration import report, vf_fit, vf_rows, whole_kernel
+from toolkit.calibration import report, vf_fit, vf_rows, whole_kernel, whole_kernel_fit
 from toolkit.calibration.sources import RegistrationError, registered
 from toolkit.cli import ArgParser, BadUsage, guarded, write_output
 from toolkit.console.outputs import OutputPlan
@@ -82,8 +82,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.write:
             write_machine(ev.machine(values))
     preds = ev.predictions(values)
-    wk_data, wk_text = whole_kernel.rows(ev.machine(values))   # hardware whole-kernel rows (task, pipe busy)
+    wk_launches = whole_kernel.collect()
+    wk_data, wk_text = whole_kernel.rows(ev.machine(values), wk_launches)   # hardware rows (task, pipe busy)
     folds = None if args.no_loo else vf_fit.leave_one_family_out(ev, values)
+    if not args.no_loo:                        # each variant judged by settings fitted without it
+        wk_data["leave_one_variant_out"] = whole_kernel_fit.loo_summary(
+            whole_kernel_fit.leave_one_variant_out(wk_launches, ev.machine(values)))
+        wk_text += "\n" + whole_kernel_fit.loo_text(wk_data["leave_one_variant_out"])
     if "json" in plan:
         plan.commit({"json": json.dumps(report.json_data(preds, folds, wk_data), indent=2)})
     if not plan.stdout_taken:

@@ -41,6 +41,37 @@ def fit(launches: dict, machine: Machine, rounds: int = 2) -> tuple[Machine, flo
     return machine_of(best), score
 
 
+def leave_one_variant_out(launches: dict, machine: Machine, rounds: int = 2) -> dict[tuple[str, str], list]:
+    """For each whole-kernel variant: the settings fitted on the other variants of its group (from
+    ``machine``), its rows predicted under them. (group, variant) -> its held-out predictions. A group
+    with one variant has nothing to fit on and is left out."""
+    out = {}
+    for key in launches:
+        rest = {k: v for k, v in launches.items() if k != key and k[0] == key[0]}
+        if not rest:
+            continue
+        fitted, _ = fit(rest, machine, rounds)
+        out[key] = [p for p in wk.predict_rows({key: launches[key]}, fitted) if p.ours is not None]
+    return out
+
+
+def loo_summary(folds: dict[tuple[str, str], list]) -> dict:
+    """Task-time MAPE of the held-out predictions and each variant's task error (%)."""
+    task = {f"{g}/{v}": next((p.error_pct for p in ps if p.row.metric == "task_us"), None)
+            for (g, v), ps in folds.items()}
+    errs = [abs(e) for e in task.values() if e is not None]
+    return {"task_mape": round(sum(errs) / len(errs), 2) if errs else None,
+            "task_error_pct": {k: None if e is None else round(e, 2) for k, e in task.items()}}
+
+
+def loo_text(summary: dict) -> str:
+    if summary["task_mape"] is None:
+        return "whole-kernel leave-one-variant-out: no group with two variants"
+    each = ", ".join(f"{k} {e:+.1f}%" for k, e in summary["task_error_pct"].items() if e is not None)
+    return (f"whole-kernel leave-one-variant-out (settings fitted on the other variants): task MAPE "
+            f"{summary['task_mape']:.1f}% ({each})")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="whole-kernel rows: measured vs predicted")
     ap.add_argument("--fit", action="store_true", help="search the whole-kernel machine settings")
