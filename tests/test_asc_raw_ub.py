@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 from tests.asc_support import build_and_run, needs_compiler, write
-from toolkit.asc.lexer import tokens
+from toolkit.asc.lexer import match_forward, tokens
 from toolkit.asc.rawub import touches_ub
-from toolkit.asc.lexer import match_forward
 
 PROGRAM = r"""
 #include <cstdio>
@@ -123,3 +122,30 @@ def test_which_bodies_touch_ub_through_a_pointer():
     assert not _flag("float t = s * s; uint32_t k = n * 64;")
     assert not _flag("Reg::RegTensor<float> r[4]; Reg::Adds(r[1], r[0], s, m);")
     assert not _flag("Reg::LoadAlign(a, (__ubuf__ float*)p + 64);", "uint64_t p")
+
+
+CALLEE = r"""
+__simd_callee__ inline void Peek(__ubuf__ float* p, float& v) { v = p[0]; }
+__simd_callee__ inline void Pure(Reg::RegTensor<float>& r) { Reg::Duplicate(r, 1.0f); }
+__simd_vf__ inline void Raw(__ubuf__ float* x, uint16_t n)
+{
+    float v;
+    for (uint16_t i = 0; i < n; ++i) { Peek(x + i * 64, v); }
+}
+__simd_vf__ inline void Clean(__ubuf__ float* x, uint16_t n)
+{
+    Reg::RegTensor<float> r;
+    for (uint16_t i = 0; i < n; ++i) { Pure(r); Reg::StoreAlign(x + i * 64, r, Reg::CreateMask<float>()); }
+}
+"""
+
+
+def test_a_vf_calling_a_callee_that_touches_ub_runs_per_core_and_its_loops_are_not_recorded():
+    from toolkit.asc.rewrite import NO_DEFER, rewrite
+
+    text = rewrite(CALLEE, "c.asc").text
+    raw, clean = text.split("void Clean")
+    assert "::__asc::Unkeyable{}" in raw and "VfLoop __asc_lp7_" in raw
+    assert f"({1 | NO_DEFER}, " in raw.split("VfLoop __asc_lp7_")[1][:40]
+    assert "::__asc::Unkeyable{}" not in clean and ", x, n}" in clean
+    assert f"({1 | NO_DEFER}, " not in clean
