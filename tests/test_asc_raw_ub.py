@@ -117,6 +117,7 @@ def test_which_bodies_touch_ub_through_a_pointer():
     assert _flag("__ubuf__ float* p = x + 8; p[0] = 1.0f;")
     assert _flag("((__ubuf__ float*)s)[2] = 0;", "uint64_t s")
     assert _flag('printf("%f", s);')
+    assert _flag("float v = t.GetValue(3);", "LocalTensor<float> t") and _flag("t.SetValue(1, s);", "T t")
     # pointer arithmetic for the API calls, products and register arrays are not access
     assert not _flag("Reg::LoadAlign(a, x + i * 64); Reg::StoreAlign(y + i * 64, a, m);")
     assert not _flag("float t = s * s; uint32_t k = n * 64;")
@@ -149,3 +150,49 @@ def test_a_vf_calling_a_callee_that_touches_ub_runs_per_core_and_its_loops_are_n
     assert f"({1 | NO_DEFER}, " in raw.split("VfLoop __asc_lp7_")[1][:40]
     assert "::__asc::Unkeyable{}" not in clean and ", x, n}" in clean
     assert f"({1 | NO_DEFER}, " not in clean
+
+
+GETVALUE = r"""
+#include "acl/acl.h"
+#include "kernel_operator.h"
+using namespace AscendC;
+__simd_vf__ inline void VF(LocalTensor<float> t)
+{
+    float v = t.GetValue(3);
+    t.SetValue(64, v * 2.0f);
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)x + GetBlockIdx() * 256, 256);
+    LocalTensor<float> t = b.Get<float>();
+    DataCopy(t, g, 256);
+    PipeBarrier<PIPE_ALL>();
+    VF(t);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(g, t, 256);
+}
+int main()
+{
+    float x[1024];
+    for (int i = 0; i < 1024; ++i) x[i] = (float)i;
+    uint8_t* d;
+    aclrtMalloc((void**)&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(d, 4096, x, 4096, ACL_MEMCPY_HOST_TO_DEVICE);
+    k<<<4, nullptr, nullptr>>>(d);
+    return 0;
+}
+"""
+
+
+@needs_compiler
+def test_local_tensor_get_and_set_value_in_a_vf_run_on_each_core(tmp_path: Path):
+    run = build_and_run(write(tmp_path, "g.asc", GETVALUE))
+    assert run.failure is None and run.launches[0]["passed"], (run.failure, run.stderr)
+    got = np.frombuffer(run.launches[0]["outputs"][0]["data"], np.float32).reshape(4, 256)
+    want = np.arange(1024, dtype=np.float32).reshape(4, 256)
+    want[:, 64] = want[:, 3] * 2
+    np.testing.assert_array_equal(got, want)

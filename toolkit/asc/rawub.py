@@ -4,7 +4,7 @@ Two mechanisms of the ``.asc`` route run a VF body's C++ fewer times than the ha
 runs one body for a group of cores with equal parameters (the others skip it: ``hooks.vf_begin_hook``),
 and a recorded hardware loop defers its calls to the loop's end (``loopdefer``). Both are exact for the
 API calls, which see every core and iteration; C++ that reads or writes UB itself (``x[i]``, ``*p``,
-``*(p + k)``, a subscripted cast: SIMD_VF functions may, ordered by ``LocalMemBar<..., SCALAR_*>``) or
+``*(p + k)``, a subscripted cast, ``LocalTensor::GetValue`` / ``SetValue`` / ``Print``: SIMD_VF functions may, ordered by ``LocalMemBar<..., SCALAR_*>``) or
 prints would run once for the group, or before the deferred stores. Such a VF is made unkeyable (each core
 runs its own body) and its loops are not recorded. A callee (``__simd_callee__``) of the same file with
 such access counts for every VF naming it; a helper of another kind receiving a ``__ubuf__`` pointer is
@@ -19,6 +19,8 @@ from .lexer import IDENT, Token, match_forward
 
 #: calls whose output is per core (printed once for a group otherwise)
 _PRINTS = frozenset({"printf", "PRINTF", "DumpTensor", "DumpAccChkPoint", "assert", "ascendc_assert"})
+#: LocalTensor members that read or write one core's UB (or print it)
+_SCALAR_METHODS = frozenset({"GetValue", "SetValue", "Print"})
 #: tokens after which a ``*`` is unary (a dereference), not a multiplication
 _UNARY_AFTER = frozenset({"(", "[", "{", "}", ";", ",", "=", "return", "+", "-", "*", "/", "%", "!", "~",
                           "&&", "||", "?", ":", "<", ">", "<=", ">=", "==", "!=", "+=", "-=", "*=", "/="})
@@ -49,6 +51,8 @@ def touches_ub(toks: list[Token], lp: int, body: int, end: int, flagged_callees:
         t = toks[i]
         if t.text in _PRINTS or t.text in flagged_callees:
             return True
+        if t.text in _SCALAR_METHODS and toks[i - 1].text in (".", "->") and toks[i + 1].text == "(":
+            return True                              # LocalTensor::GetValue / SetValue / Print
         nxt = toks[i + 1].text if i + 1 < end else ""
         if t.kind == IDENT and t.text in names and (nxt == "[" or _deref_before(toks, i)):
             return True

@@ -57,13 +57,14 @@ class _Parked:
 class VfRequest(_Parked):
     """A parked Python ``__simd_vf__`` call (``asc_vf_call`` or direct)."""
 
-    __slots__ = ("vf", "launch")
+    __slots__ = ("vf", "launch", "core")
 
-    def __init__(self, vf: Any, launch: str, args: tuple, kwargs: dict, where: tuple):
+    def __init__(self, vf: Any, launch: str, args: tuple, kwargs: dict, where: tuple, core: int | None = None):
         self.vf, self.launch, self.args, self.kwargs, self.where = vf, launch, args, kwargs, where
+        self.core = core                  #: a VF that runs per core (scalar UB access): its core, else None
 
     def make_key(self) -> tuple:
-        return (id(self.vf), self.launch, self.where, self.arg_keys())
+        return (id(self.vf), self.launch, self.where, self.arg_keys(), self.core)
 
     def run(self, bctx, reqs: list) -> dict[int, KernelAbort]:
         from toolkit.ascendc.regbase.vf import execute_vf

@@ -223,6 +223,16 @@ class SimdVf:
         self.fn = fn
         self.name = fn.__name__
         self.no_fusion = False
+        self._per_core: bool | None = None
+
+    @property
+    def per_core(self) -> bool:
+        """Whether lock-step must run this VF on each core alone (scalar UB access or printing in its
+        source: :mod:`toolkit.ascendc.regbase.vfscalar`)."""
+        if self._per_core is None:
+            from .vfscalar import touches_ub
+            self._per_core = touches_ub(self.fn)
+        return self._per_core
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         _run_vf(self, "direct", args, kwargs, kernel_frame())
@@ -261,7 +271,7 @@ def _run_vf(vf: SimdVf, launch: str, args: tuple, kwargs: dict, where: tuple) ->
     ctx = current()
     if ctx.scheduler is not None and ctx.vf is None:          # lock-step: run with the other cores
         from toolkit.engine.lockstep import VfRequest
-        return ctx.scheduler.park(VfRequest(vf, launch, args, kwargs, where))
+        return ctx.scheduler.park(VfRequest(vf, launch, args, kwargs, where, ctx.core_id if vf.per_core else None))
     execute_vf(ctx, vf, launch, args, kwargs, where)
 
 
