@@ -160,6 +160,14 @@ __simd_vf__ inline void VF(LocalTensor<float> t)
 {
     float v = t.GetValue(3);
     t.SetValue(64, v * 2.0f);
+    t.SetValue(65, (float)GetBlockIdx());
+}
+__simd_vf__ inline void IdxVF(__ubuf__ float* p)
+{
+    Reg::RegTensor<float> r;
+    Reg::MaskReg full = Reg::CreateMask<float>();
+    Reg::Duplicate(r, (float)GetBlockIdx());
+    Reg::StoreAlign(p, r, full);
 }
 extern "C" __global__ __aicore__ void k(GM_ADDR x)
 {
@@ -172,6 +180,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x)
     DataCopy(t, g, 256);
     PipeBarrier<PIPE_ALL>();
     VF(t);
+    IdxVF((__ubuf__ float*)t.GetPhyAddr() + 128);
     PipeBarrier<PIPE_ALL>();
     DataCopy(g, t, 256);
 }
@@ -189,10 +198,12 @@ int main()
 
 
 @needs_compiler
-def test_local_tensor_get_and_set_value_in_a_vf_run_on_each_core(tmp_path: Path):
+def test_local_tensor_get_and_set_value_and_the_block_index_in_a_vf_are_each_cores(tmp_path: Path):
     run = build_and_run(write(tmp_path, "g.asc", GETVALUE))
     assert run.failure is None and run.launches[0]["passed"], (run.failure, run.stderr)
     got = np.frombuffer(run.launches[0]["outputs"][0]["data"], np.float32).reshape(4, 256)
     want = np.arange(1024, dtype=np.float32).reshape(4, 256)
     want[:, 64] = want[:, 3] * 2
+    want[:, 65] = np.arange(4)
+    want[:, 128:192] = np.arange(4)[:, None]
     np.testing.assert_array_equal(got, want)

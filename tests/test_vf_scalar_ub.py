@@ -1,5 +1,5 @@
 """Python kernels: a __simd_vf__ that reads or writes UB with scalar accesses (LocalTensor GetValue /
-SetValue, directly or in a function it calls) runs on each core alone in lock-step
+SetValue, directly or in a function it calls; GetBlockIdx) runs on each core alone in lock-step
 (toolkit/ascendc/regbase/vfscalar.py): the group of cores with equal parameters once ran one body over
 their core axis, and GetValue crashed on the batch's UB. A scalar access the static check cannot see is
 refused with a diagnostic, never a traceback."""
@@ -35,6 +35,13 @@ def ScalarVF(t, addr):
     Reg.StoreAlign[float](addr, r, full)
     Reg.LocalMemBar[Reg.MemType.VEC_STORE, Reg.MemType.SCALAR_LOAD]()
     t.SetValue(64, _peek(t, 3) * 2)
+
+
+@__simd_vf__
+def BlockIdxVF(t, addr):
+    r = Reg.RegTensor[float]()
+    Reg.Duplicate(r, float(GetBlockIdx()))           # the core's own index, a scalar of each core
+    Reg.StoreAlign[float](addr, r, Reg.CreateMask[float]())
 
 
 @__simd_vf__
@@ -76,6 +83,14 @@ def test_scalar_ub_access_in_a_vf_runs_on_each_core():
     np.testing.assert_array_equal(gx.buf.as_array(np.float32).reshape(CORES, 256), want)
 
 
+def test_get_block_idx_in_a_vf_is_each_cores_own():
+    gx = gm_alloc("x", np.zeros(CORES * 256, dtype=np.float32))
+    run = launch(_kernel(BlockIdxVF), CORES, [gx])
+    assert not run.diagnostics.errors()
+    got = gx.buf.as_array(np.float32).reshape(CORES, 256)
+    np.testing.assert_array_equal(got[:, :64], np.repeat(np.arange(CORES, dtype=np.float32), 64).reshape(CORES, 64))
+
+
 def test_a_scalar_access_the_check_cannot_see_is_a_diagnostic():
     gx = gm_alloc("x", np.zeros(CORES * 256, dtype=np.float32))
     run = launch(_kernel(HiddenVF), CORES, [gx])
@@ -85,6 +100,6 @@ def test_a_scalar_access_the_check_cannot_see_is_a_diagnostic():
 
 
 def test_which_vfs_run_per_core():
-    assert touches_ub(ScalarVF.fn) and not touches_ub(PureVF.fn)
+    assert touches_ub(ScalarVF.fn) and touches_ub(BlockIdxVF.fn) and not touches_ub(PureVF.fn)
     assert not touches_ub(HiddenVF.fn)                    # what the diagnostic above is for
     assert touches_ub(lambda t: t.GetValue(0)) and not touches_ub(lambda v, m: Reg.Adds(v, v, 1.0, m))

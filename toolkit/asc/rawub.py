@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from .lexer import IDENT, Token, match_forward
 
-#: calls whose output is per core (printed once for a group otherwise)
-_PRINTS = frozenset({"printf", "PRINTF", "DumpTensor", "DumpAccChkPoint", "assert", "ascendc_assert"})
+#: calls whose output or value is per core (printed or read once for a group otherwise)
+_PRINTS = frozenset({"printf", "PRINTF", "DumpTensor", "DumpAccChkPoint", "assert", "ascendc_assert",
+                     "GetBlockIdx", "asc_get_block_idx", "asc_get_core_id"})   # (and the core's own index)
 #: LocalTensor members that read or write one core's UB (or print it)
 _SCALAR_METHODS = frozenset({"GetValue", "SetValue", "Print"})
 #: tokens after which a ``*`` is unary (a dereference), not a multiplication

@@ -96,7 +96,12 @@ def current_or_none() -> CoreContext | None:
 
 
 def GetBlockIdx() -> int:
-    return current().core_id
+    ctx = current()
+    members = getattr(ctx, "members", None)
+    if members is not None and len(members) > 1:        # a VF body run once for several lock-step cores
+        ctx.report("UNSUPPORTED_API", f"GetBlockIdx inside a VF that {len(members)} lock-step cores share (its "
+                   f"code was not found to read it); run with --serial")
+    return ctx.core_id
 
 
 def GetBlockNum() -> int:
