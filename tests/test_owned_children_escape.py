@@ -4,12 +4,15 @@ CI once found such a daemon alive after the run), and a chain that forks and exi
 milliseconds, each step re-parented to us. Nothing may be left alive, and no zombie of ours either."""
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 
-from toolkit.console.children import Owned, children_of, proc_table
+from toolkit.console.children import proc_table
 
 # the program forks a daemon (new session, double fork) and ends at once
 _DAEMON = """
@@ -51,17 +54,32 @@ def _alive_with(tag: str) -> list[int]:
     return out
 
 
-def _our_zombies() -> list[int]:
-    table = proc_table() or {}
-    return [p for p in children_of(os.getpid(), table) if table[p][1] == "Z"]
-
-
-def _run_and_close(source: str, tag: str, wait_s: float) -> None:
+# the owner runs in a process of its own (a subreaper only of what it starts): the test process's own
+# zombies and adopted orphans come from every test before it in this worker
+_OWNER = r"""
+import json, os, sys, time
+from toolkit.console.children import Owned, children_of, proc_table
+source, wait_s, tags = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+for tag in tags:
     with Owned([sys.executable, "-c", source, tag]) as child:
         if wait_s:
             time.sleep(wait_s)
         else:
             child.pump()                             # until the program itself has ended
+table = proc_table() or {}
+print(json.dumps([p for p in children_of(os.getpid(), table) if table[p][1] == "Z"]))
+"""
+_ROOT = str(Path(__file__).resolve().parents[1])
+
+
+def _owner_zombies(source: str, tags: list[str], wait_s: float) -> list[int]:
+    """Run ``source`` once per tag under an owner process, closing each at once (``wait_s`` 0: when the
+    program itself ends); the owner's zombies when it is done."""
+    env = {**os.environ, "PYTHONPATH": _ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", _OWNER, source, str(wait_s), *tags], capture_output=True,
+                         text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
 
 
 def _assert_nothing_left(tag: str) -> None:
@@ -73,20 +91,19 @@ def _assert_nothing_left(tag: str) -> None:
 
 def test_a_daemon_forked_as_the_program_ends_dies_with_it():
     tags = [f"daemon-{uuid.uuid4().hex}" for _ in range(12)]
-    escaped = []
+    zombies = _owner_zombies(_DAEMON, tags, 0)
+    escaped = [p for tag in tags for p in _alive_with(tag)]
     for tag in tags:
-        _run_and_close(_DAEMON, tag, 0)
-        escaped += _alive_with(tag)
         _assert_nothing_left(tag)
     assert escaped == []
-    assert _our_zombies() == []
+    assert zombies == []
 
 
 def test_a_chain_that_forks_and_exits_every_few_ms_is_caught():
-    for _ in range(4):
-        tag = f"walker-{uuid.uuid4().hex}"
-        _run_and_close(_WALKER, tag, 0.1)
-        left = _alive_with(tag)
+    tags = [f"walker-{uuid.uuid4().hex}" for _ in range(4)]
+    zombies = _owner_zombies(_WALKER, tags, 0.1)
+    left = [p for tag in tags for p in _alive_with(tag)]
+    for tag in tags:
         _assert_nothing_left(tag)
-        assert left == [], "a step of the chain outlived the kill"
-        assert _our_zombies() == [], "the chain's dead steps were left to pile up as our zombies"
+    assert left == [], "a step of the chain outlived the kill"
+    assert zombies == [], "the chain's dead steps were left to pile up as the owner's zombies"
