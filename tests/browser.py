@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.console.children import become_subreaper, children_of, kill_tree, proc_table, reap
+
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -118,6 +120,8 @@ def render(path: str | Path, timeout: float = 90) -> Rendered:
     browser = find_browser()
     if browser is None:
         pytest.skip("no headless browser (Debian's chromium) on this machine")
+    become_subreaper()                                # the browser's helpers, orphaned, come to us
+    before = children_of(os.getpid(), proc_table() or {})
     with tempfile.TemporaryDirectory(prefix="browser-profile-") as profile:
         pipe = _start(browser, profile)
         try:
@@ -132,6 +136,7 @@ def render(path: str | Path, timeout: float = 90) -> Rendered:
             except subprocess.TimeoutExpired:
                 pipe.proc.kill()
                 pipe.proc.wait()
+            reap(kill_tree([pipe.proc.pid], spare=before))   # helpers left behind: ended and reaped
             os.close(pipe.rfd)
             os.close(pipe.wfd)
 
