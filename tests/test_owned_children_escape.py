@@ -82,28 +82,26 @@ def _owner_zombies(source: str, tags: list[str], wait_s: float) -> list[int]:
     return json.loads(out.stdout)
 
 
-def _assert_nothing_left(tag: str) -> None:
-    for pid in _alive_with(tag):                   # never leave them to the next test
+def _run_owned(source: str, kind: str, runs: int, wait_s: float) -> tuple[list[int], list[int]]:
+    """``runs`` owned runs of ``source`` (see :func:`_owner_zombies`): (processes of theirs still alive
+    afterwards, the owner's zombies). The survivors are killed, so a failing test leaves nothing behind."""
+    tags = [f"{kind}-{uuid.uuid4().hex}" for _ in range(runs)]
+    zombies = _owner_zombies(source, tags, wait_s)
+    left = [p for tag in tags for p in _alive_with(tag)]
+    for pid in left:
         os.kill(pid, 9)
     time.sleep(0.1)
-    assert _alive_with(tag) == []
+    assert [p for tag in tags for p in _alive_with(tag)] == []
+    return left, zombies
 
 
 def test_a_daemon_forked_as_the_program_ends_dies_with_it():
-    tags = [f"daemon-{uuid.uuid4().hex}" for _ in range(12)]
-    zombies = _owner_zombies(_DAEMON, tags, 0)
-    escaped = [p for tag in tags for p in _alive_with(tag)]
-    for tag in tags:
-        _assert_nothing_left(tag)
+    escaped, zombies = _run_owned(_DAEMON, "daemon", 12, 0)
     assert escaped == []
     assert zombies == []
 
 
 def test_a_chain_that_forks_and_exits_every_few_ms_is_caught():
-    tags = [f"walker-{uuid.uuid4().hex}" for _ in range(4)]
-    zombies = _owner_zombies(_WALKER, tags, 0.1)
-    left = [p for tag in tags for p in _alive_with(tag)]
-    for tag in tags:
-        _assert_nothing_left(tag)
+    left, zombies = _run_owned(_WALKER, "walker", 4, 0.1)
     assert left == [], "a step of the chain outlived the kill"
     assert zombies == [], "the chain's dead steps were left to pile up as the owner's zombies"

@@ -23,8 +23,8 @@ from toolkit.engine.runtime import current, current_or_none
 
 from . import bridge, loopdefer
 from .memmap import host_bytes
-from .rewrite import NO_DEFER
 from .program import LaunchState
+from .rewrite import NO_DEFER
 
 ACL_SUCCESS, ACL_ERROR_INVALID_PARAM = 0, 100000
 H2H, H2D, D2H, D2D, DEFAULT = range(5)

@@ -184,13 +184,13 @@ def _callee_start(toks: list[Token], k: int) -> int:
 
 # -- VF functions and their loops -------------------------------------------------------------------
 def _vf_edits(src: str, toks: list[Token], edits: list, out: Rewritten) -> None:
-    found_all = [(k, t, _function_after(toks, k)) for k, t in enumerate(toks)
-                 if t.kind == IDENT and t.text in VF_MARKERS]
-    found_all = [(k, t, f) for k, t, f in found_all if f is not None]
-    callees = {f[0] for _, t, f in found_all
-               if t.text == "__simd_callee__" and touches_ub(toks, f[1], f[3], match_forward(toks, f[3]))}
-    for k, t, (name, lp, rp, body) in found_all:
-        end = match_forward(toks, body)
+    funcs = []                                      # (marker index, marker, (name, lp, rp, body), end)
+    for k, t in enumerate(toks):
+        found = _function_after(toks, k) if t.kind == IDENT and t.text in VF_MARKERS else None
+        if found is not None:
+            funcs.append((k, t, found, match_forward(toks, found[3])))
+    callees = {f[0] for _, t, f, end in funcs if t.text == "__simd_callee__" and touches_ub(toks, f[1], f[3], end)}
+    for k, t, (name, lp, rp, body), end in funcs:
         raw = touches_ub(toks, lp, body, end, callees)
         if t.text == "__simd_vf__":
             no_fusion = any(x.text == "__no_simd_vf_fusion__" for x in toks[max(0, k - 8):lp])

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.engine.runtime import current
+from toolkit.engine.runtime import current, one_core
 from toolkit.record.diagnostics import kernel_frame
 from toolkit.record.events import ScalarOp, shared
 
@@ -102,19 +102,6 @@ def gm_cast(t: Any, p: GmPtr) -> GmPtr:
     return GmPtr(p.buf, p.offset, t)
 
 
-def own_ub(ctx, what: str):
-    """The one core's UB a scalar access reads or writes: a lock-step batch of one core (a VF run per
-    core: ``regbase.vfscalar``, ``asc.rawub``) is that core's. A batch of several cannot hold one Python
-    value per core: refused (only a VF whose scalar access the static checks missed gets here)."""
-    members = getattr(ctx, "members", None)
-    if members is None:
-        return ctx.ub
-    if len(members) == 1:
-        return members[0].ub
-    ctx.report("UNSUPPORTED_API", f"{what} inside a VF that {len(members)} lock-step cores share (its source "
-               f"was not found to access UB); run with --serial")
-
-
 class LocalTensor:
     """A typed window on the core's UB (``LocalTensor<T>``)."""
 
@@ -158,7 +145,7 @@ class LocalTensor:
         ctx.ub.check(addr, n, "GetValue")
         ctx.ub.require_defined(addr, n, "GetValue")
         ctx.emit(shared(ScalarOp, "ub_read", n, kernel_frame()))
-        view = own_ub(ctx, "GetValue").view(addr, n)    # 8- / 4-bit types: the byte's bits (as in C++)
+        view = one_core(ctx, "GetValue").ub.view(addr, n)    # 8- / 4-bit types: the byte's bits (as in C++)
         return _tag((view if is_low(self.dtype) else view.view(self.dtype))[0].item(), "ub_read")
 
     def SetValue(self, index: Any, value: Any) -> None:
@@ -168,7 +155,7 @@ class LocalTensor:
         ctx.ub.check(addr, self.dtype.itemsize, "SetValue")
         dt = np.dtype(np.uint8) if is_low(self.dtype) else self.dtype
         raw = np.array([scalar_value(value)], dtype=dt).view(np.uint8)
-        own_ub(ctx, "SetValue").write(addr, raw)
+        one_core(ctx, "SetValue").ub.write(addr, raw)
         ctx.emit(shared(ScalarOp, "ub_write", self.dtype.itemsize, kernel_frame()))
 
     def Print(self, length: Any = None) -> None:
@@ -178,7 +165,7 @@ class LocalTensor:
         ctx = current()
         n = self.count if length is None else int(scalar_value(length))
         ctx.ub.check(self.addr, n * self.dtype.itemsize, "LocalTensor::Print")
-        values = own_ub(ctx, "LocalTensor::Print").view(self.addr, n * self.dtype.itemsize).view(self.dtype)
+        values = one_core(ctx, "LocalTensor::Print").ub.view(self.addr, n * self.dtype.itemsize).view(self.dtype)
         per = max(32 // self.dtype.itemsize, 1)
         lines = []
         for k in range(0, n, per):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import functools
 import math
 import os
 import select
@@ -95,17 +96,22 @@ def proc_table() -> dict[int, tuple[int, str]] | None:
         return None
     table = {}
     for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue                               # gone meanwhile
-        fields = stat[stat.rfind(b")") + 2:].split()  # the command name may hold spaces and ')'
-        if len(fields) >= 2:
-            table[int(name)] = (int(fields[1]), fields[0].decode("ascii", "replace"))
+        if name.isdigit():
+            got = _stat(name)
+            if got is not None:                    # (None: gone meanwhile)
+                table[int(name)] = got
     return table
+
+
+def _stat(pid) -> tuple[int, str] | None:
+    """(parent pid, state letter) of ``pid`` from ``/proc/PID/stat``; None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()  # the command name may hold spaces and ')'
+    return (int(fields[1]), fields[0].decode("ascii", "replace")) if len(fields) >= 2 else None
 
 
 def children_of(pid: int, table: dict[int, tuple[int, str]]) -> set[int]:
@@ -204,7 +210,9 @@ def _freeze_table(roots: set[int], keep: set[int]) -> tuple[set[int] | None, set
     return found, dead
 
 
+@functools.lru_cache(maxsize=None)
 def _children_listed() -> bool:
+    """Whether the kernel lists a task's children (``CONFIG_PROC_CHILDREN``): looked at once."""
     return os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children")
 
 
@@ -226,12 +234,8 @@ def _kids(pid: int) -> list[int]:
 
 def _state(pid: int) -> str | None:
     """The state letter of ``pid`` (None: gone)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-    except OSError:
-        return None
-    return stat[stat.rfind(b")") + 2:][:1].decode("ascii", "replace")
+    got = _stat(pid)
+    return None if got is None else got[1]
 
 
 def _wait_stopped(pids: set[int], wait_s: float = STOP_WAIT_S) -> None:

@@ -95,13 +95,22 @@ def current_or_none() -> CoreContext | None:
     return _CURRENT.get()
 
 
-def GetBlockIdx() -> int:
-    ctx = current()
+def one_core(ctx, what: str):
+    """The one core a per-core read or write (``what``: a scalar UB access, GetBlockIdx) is for: ``ctx``
+    itself, or the member of a lock-step batch of one core (a VF run per core: ``regbase.vfscalar``,
+    ``asc.rawub``). A batch of several cores cannot give one Python value per core: refused (only a VF whose
+    per-core call the static checks missed gets here)."""
     members = getattr(ctx, "members", None)
-    if members is not None and len(members) > 1:        # a VF body run once for several lock-step cores
-        ctx.report("UNSUPPORTED_API", f"GetBlockIdx inside a VF that {len(members)} lock-step cores share (its "
-                   f"code was not found to read it); run with --serial")
-    return ctx.core_id
+    if members is None:
+        return ctx
+    if len(members) == 1:
+        return members[0]
+    ctx.report("UNSUPPORTED_API", f"{what} inside a VF that {len(members)} lock-step cores share (its code was "
+               f"not found to make that call); run with --serial")
+
+
+def GetBlockIdx() -> int:
+    return one_core(current(), "GetBlockIdx").core_id
 
 
 def GetBlockNum() -> int:

@@ -3,23 +3,21 @@ that keeps such a VF on its own core in lock-step (``toolkit.engine.lockstep.VfR
 
 In lock-step the cores that reach a VF with equal parameters run its body once over their core axis.
 The vector APIs see every core; ``LocalTensor.GetValue`` / ``SetValue`` / ``Print`` and device printing
-are one Python value, one write or one text for one core, and so is ``GetBlockIdx()``. SIMD_VF functions may do scalar UB accesses
-(ordered by ``LocalMemBar<..., SCALAR_*>``), so a VF whose code, or a kernel function it calls, names
-one of them runs per core. The check reads the compiled code (the names it uses, nested code objects
+are one Python value, one write or one text for one core, and so is ``GetBlockIdx()`` (the names:
+``toolkit.ascendc.percore``). SIMD_VF functions may do scalar UB accesses (ordered by
+``LocalMemBar<..., SCALAR_*>``), so a VF whose code, or a kernel function it calls, names one of them
+runs per core. The check reads the compiled code (the names it uses, nested code objects
 included; the globals and closure cells those names resolve to, a few calls deep), so it needs no
 source. A name made at run time (``getattr(t, "Get" + "Value")``) is not seen: such a call in a VF
-shared by several cores is refused with a diagnostic (``toolkit.ascendc.tensor.own_ub``). The ``.asc``
+shared by several cores is refused with a diagnostic (``toolkit.engine.runtime.one_core``). The ``.asc``
 route's counterpart is ``toolkit.asc.rawub``.
 """
 from __future__ import annotations
 
 import types
 
-#: method names of scalar UB access and device output; plain names of device output
-SCALAR_METHODS = frozenset({"GetValue", "SetValue", "Print"})
-PRINT_NAMES = frozenset({"printf", "PRINTF", "DumpTensor", "DumpAccChkPoint"})
-#: reads of the core's own identity (one value per core)
-CORE_NAMES = frozenset({"GetBlockIdx", "asc_get_block_idx", "asc_get_core_id"})
+from toolkit.ascendc.percore import CORE_NAMES, PRINT_NAMES, SCALAR_METHODS
+
 _WATCHED = SCALAR_METHODS | PRINT_NAMES | CORE_NAMES
 _DEPTH = 4
 
@@ -63,4 +61,4 @@ def _names(code) -> set[str]:
     return out
 
 
-__all__ = ["touches_ub", "SCALAR_METHODS", "PRINT_NAMES", "CORE_NAMES"]
+__all__ = ["touches_ub"]
