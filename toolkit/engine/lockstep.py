@@ -338,7 +338,8 @@ def launch_cores(run_core: Callable[[CoreContext], None], block_num: int, machin
     size = machine.ub_bytes
     data2d = np.zeros((block_num, size), dtype=np.uint8)
     defined2d = np.zeros((block_num, size), dtype=bool)
-    ctxs = [CoreContext(machine, c, block_num, diag, ub_buffer=data2d[c], ub_defined=defined2d[c], shared=shared)
+    ctxs = [CoreContext(machine, c, block_num, diag, ub_buffer=data2d[c], ub_defined=defined2d[c], shared=shared,
+                        ub_zeroed=True)
             for c in range(block_num)]
     run_lockstep(ctxs, data2d, defined2d, run_core, gm_bufs, diag)
     return ctxs

@@ -25,14 +25,14 @@ class CoreContext:
 
     def __init__(self, machine: Machine | None = None, core_id: int = 0, block_num: int = 1,
                  diagnostics: Diagnostics | None = None, dry_run: bool = False, ub_buffer=None,
-                 shared: dict | None = None, ub_defined=None):
+                 shared: dict | None = None, ub_defined=None, ub_zeroed: bool = False):
         self.machine = machine or load_machine()
         self.core_id = core_id
         self.block_num = block_num
         self.diag = diagnostics if diagnostics is not None else Diagnostics()
         self.dry_run = dry_run
         self.ub = UbMemory(self.machine.ub_bytes, self.diag, core_id, allocate=not dry_run, buffer=ub_buffer,
-                           defined=ub_defined)
+                           defined=ub_defined, zeroed=ub_zeroed)
         self.events: list[Any] = []
         self.vf = None            # the active VF recorder (toolkit.ascendc.regbase.vf.VfRecorder) or None
         self.pipes: list["TPipe"] = []
