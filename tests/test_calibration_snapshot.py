@@ -60,17 +60,18 @@ def test_kv_headline_cycles_within_band(kv_timings):
         assert abs(got - pinned) <= band(pinned), (backend, got, pinned)
 
 
-def test_kv_rope_vf_outruns_rmsnorm_vf_for_the_right_reason(kv_timings):
-    """RegBase KV: RopeVF (independent casts and multiplies) has the higher IPC; RmsNormVF waits on the
-    single-issue VCADD and the rms chain between its first loop and the second, and the bottleneck
-    line says so."""
+def test_kv_bottleneck_line_names_each_vf_with_its_ipc_and_reason(kv_timings):
+    """RegBase KV: the bottleneck line gives each VF kind its IPC (within the dual-issue bound) and the
+    reason its summary gives. (Model v2 with a 44-entry window had RmsNormVF chain-bound on VCADD, below
+    RopeVF; with the documented 84 entries its rows' chains overlap the next row's loads and it is
+    execute-bound like RopeVF: no measurement orders the two.)"""
     from toolkit.views.cycles import compare_cycles_table, cycle_summary
     s = cycle_summary(kv_timings["regbase"])
-    assert s["ipc"]["RopeVF"] > s["ipc"]["RmsNormVF"]
-    reason = s["vf_kinds"]["RmsNormVF"]["bottleneck"]
-    assert reason.startswith("dependency chain") and "RV_VCADD" in reason
     line = compare_cycles_table({"regbase": s}).splitlines()[-1]
-    assert "RmsNormVF IPC" in line and "RV_VCADD" in line and "RopeVF IPC" in line
+    for vf in ("RmsNormVF", "RopeVF"):
+        ipc, reason = s["ipc"][vf], s["vf_kinds"][vf]["bottleneck"]
+        assert 0.5 < ipc <= 2.0
+        assert f"{vf} IPC {ipc:.2f}, {reason}" in line
 
 
 def test_fitted_parameters_are_the_ones_the_machine_file_marks_fitted():

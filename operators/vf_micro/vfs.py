@@ -154,6 +154,37 @@ VaddsChainVF = _chain_vf("VaddsChainVF", lambda v, m: Reg.Adds(v, v, STEP, m))
 VexpChainVF = _chain_vf("VexpChainVF", lambda v, m: Reg.Exp(v, v, m))
 
 
+def multi_loop_chain_vf(loops: int, depth: int, barrier: bool):
+    """``loops`` hardware loops, each over the ``trips`` VL chunks: load (x in the first loop, the previous
+    loop's z after it), ``depth`` dependent VADDS, store to z; with ``barrier`` a
+    ``LocalMemBar<VEC_STORE, VEC_LOAD>`` between the loops (each loop reads what the one before stored)."""
+    @Reg.__simd_vf__
+    def vf(zAddr, xAddr, trips):
+        v = Reg.RegTensor[float]()
+        mask = Reg.CreateMask[float, Reg.MaskPattern.ALL]()
+        for k in range(loops):
+            src = xAddr if k == 0 else zAddr
+            for i in Reg.VLOOP(trips):
+                Reg.LoadAlign[float](v, src + i * VL_B32)
+                for _ in range(depth):
+                    Reg.Adds(v, v, STEP, mask)
+                Reg.StoreAlign[float](zAddr + i * VL_B32, v, mask)
+            if barrier and k < loops - 1:
+                Reg.LocalMemBar[Reg.MemType.VEC_STORE, Reg.MemType.VEC_LOAD]()
+    vf.name = vf.__name__ = f"ChainLoops{loops}x{depth}VF" + ("_membar" if barrier else "")
+    return vf
+
+
+def vadds_links_reference(links: int):
+    """The float32 chain of ``links`` VADDS of STEP, link by link."""
+    def ref(x: np.ndarray) -> np.ndarray:
+        v = x.astype(np.float32)
+        for _ in range(links):
+            v = (v + np.float32(STEP)).astype(np.float32)
+        return v.astype(np.float64)
+    return ref
+
+
 def _float32_chain(x: np.ndarray, fn) -> np.ndarray:
     v = x.astype(np.float32)
     with np.errstate(over="ignore"):

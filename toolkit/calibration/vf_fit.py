@@ -49,8 +49,6 @@ FITTED = (
     Param("timing", "vf_start_cycles", (8, 10, 12, 14, 15, 16, 17, 18, 20, 23)),
     Param("timing", "vf_drain_cycles", (2, 4, 5, 6, 7, 8, 10, 12)),
     Param("timing", "vf_log_extra_cycles", (0, 4, 8, 10, 12, 13, 14, 16, 18, 20)),
-    Param("timing", "window", (32, 36, 40, 44, 48, 56, 64)),
-    Param("timing", "phys_vregs", (48, 56, 64, 68, 72, 80, 96)),
     Param("timing", "store_bank_cycles", (1, 2, 3)),
     Param("timing", "loop_entry_cycles", (3, 4, 5, 6, 7, 8)),
     Param("timing", "dispatch_to_issue", (2, 3, 4)),

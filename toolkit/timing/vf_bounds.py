@@ -12,12 +12,15 @@ LD, ST, LOOP, BAR = OpClass.LOAD, OpClass.STORE, OpClass.LOOP, OpClass.MEMBAR
 
 def summarise(rows, issue: list[int], ready_at, p, detail: bool, units=UNITS) -> VfTiming:
     """``issue``: each row's issue cycle; ``ready_at(i)``: when row i could issue (a load/store's trace
-    event starts there: queueing on the UB ports shows as a longer event)."""
+    event starts there: queueing on the UB ports shows as a longer event; a store's not before it can hold
+    one of the ``store_queue`` entries, freed as the stores before it complete)."""
     count: dict[str, int] = {}                    # per opcode, in order of first appearance
     kind: dict[str, object] = {}                  # opcode -> one of its rows (rows of an opcode cost alike)
     waited: dict[str, int] = {}                   # opcode -> cycles its loads/stores queued
     slices = [] if detail else None
     end = 0
+    held: list[int] = []                          # completion cycles of the stores so far, in program order
+    depth = p["store_queue"]
     for i, row in enumerate(rows):
         op = row.op
         n = count.get(op)
@@ -33,6 +36,10 @@ def summarise(rows, issue: list[int], ready_at, p, detail: bool, units=UNITS) ->
         start = s
         if row.cls == LD or row.cls == ST:
             start = ready_at(i)
+            if row.cls == ST:
+                if len(held) >= depth:
+                    start = max(start, held[-depth])
+                held.append(done)
             if start < s:
                 waited[op] = waited.get(op, 0) + s - start
         if slices is not None:
