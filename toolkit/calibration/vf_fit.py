@@ -51,6 +51,7 @@ FITTED = (
     Param("timing", "vf_log_extra_cycles", (0, 4, 8, 10, 12, 13, 14, 16, 18, 20)),
     Param("timing", "store_bank_cycles", (1, 2, 3)),
     Param("timing", "loop_entry_cycles", (3, 4, 5, 6, 7, 8)),
+    Param("timing", "loop_refetch_cycles", (0, 1, 2, 3, 4, 5, 6, 7)),
     Param("timing", "dispatch_to_issue", (2, 3, 4)),
     Param("timing", "store_extra_latency", (0, 1, 2, 3)),
     Param("timing", "scalar_ub_read_cycles", (16, 24, 32, 40, 48)),

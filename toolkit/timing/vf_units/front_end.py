@@ -55,23 +55,30 @@ class LoopEntry(Unit):
 
 class LoopIterations(Unit):
     """The per-iteration cost of a hardware loop: each iteration starts a new dispatch group at least
-    ``iteration_cycles`` after the previous one (off when 0)."""
+    ``iteration_cycles`` after the previous one started, and an iteration after one longer than
+    ``loop_buffer_instrs`` rows (a body the front end cannot replay from its window, so fetched again)
+    ``loop_refetch_cycles`` after the previous one's last dispatch (each off when 0; with both off an
+    iteration start no longer begins a dispatch group of its own either)."""
 
     def __init__(self, p, core) -> None:
         super().__init__(p, core)
         self.front = core.find(FrontEnd)
         self.gap = p["iteration_cycles"]
+        self.refetch, self.buffer = p["loop_refetch_cycles"], p["loop_buffer_instrs"]
         self.last = -self.gap             #: dispatch cycle of the latest iteration start
-        if not self.gap:                  # no iteration cost: nothing to check at dispatch
+        self.prev = -1                    #: row of the latest iteration start (-1: none yet)
+        if not self.gap and not self.refetch:          # no iteration cost: nothing to check at dispatch
             self.can_dispatch = None
 
     def can_dispatch(self, i, row, t, slot) -> bool:
         if row.iter_start:                # an iteration starts a dispatch group
             start = self.last + self.gap
+            if self.refetch and self.prev >= 0 and i - self.prev > self.buffer:
+                start = max(start, self.core.disp[i - 1] + self.refetch)
             if slot > 0 or t < start:
                 self.front.block_until(max(t + (slot > 0), start))
                 return False
-            self.last = t
+            self.last, self.prev = t, i
         return True
 
 
