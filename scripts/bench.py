@@ -231,12 +231,11 @@ def elementwise_child(rows: int, cols: int, profile: bool, repeat: int) -> dict:
     gen_s = time.perf_counter() - t0
     tiling = G.make_tiling(rows, cols, ELEMENTWISE["cores"])
     before = _rss_bytes()
-    runs = []
+    n = max(repeat, 2)
     with RssPeak() as mem:
-        for k in range(max(repeat, 2)):
-            runs.append(_emulate_once(G, x, tiling, profile and k == max(repeat, 2) - 1))
+        runs = [_emulate_once(G, x, tiling, profile and k == n - 1) for k in range(n)]
     best = min(runs[1:], key=lambda r: r["emulate_s"])
-    out = {"gen_s": gen_s, "cold_s": runs[0]["emulate_s"], "cold_cpu_s": runs[0]["emulate_cpu_s"],
+    out = {"gen_s": gen_s, "cold_s": runs[0]["emulate_s"],
            "emulate_s": best["emulate_s"], "emulate_cpu_s": best["emulate_cpu_s"], "runs": len(runs),
            "peak_rss_bytes": mem.peak, "growth_bytes": mem.peak - before, "io_bytes": 2 * x.nbytes,
            "split_s": best["split_s"], "loop_batching": best["loop_batching"]}

@@ -15,7 +15,6 @@ import pytest
 from operators.vf_micro import vfs
 from operators.vf_micro.rows import MicroRow, run
 from toolkit.machine import load_machine
-from toolkit.record.events import VfCall
 from toolkit.timing.vf_sched import schedule
 
 TRIPS, LOOPS, DEPTH = 16, 8, 64
@@ -28,8 +27,7 @@ def timing(loops: int, depth: int, barrier: bool):
                    TRIPS, 1, ((-1.0, 1.0),), vfs.vadds_links_reference(loops * depth), 0.0)
     got = run(row)
     assert got.passed, got.rule                       # bit-exact: the float32 chain link by link
-    instrs = next(e for e in got.events if isinstance(e, VfCall)).instrs
-    return schedule(list(instrs), load_machine(), detail=True)
+    return schedule(got.vf_instrs, load_machine(), detail=True)
 
 
 def no_overlap() -> int:

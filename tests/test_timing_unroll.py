@@ -54,7 +54,6 @@ import pytest
 from operators.vf_micro import vfs
 from operators.vf_micro.rows import MicroRow, run
 from toolkit.machine import load_machine
-from toolkit.record.events import VfCall
 from toolkit.timing.vf_sched import schedule
 
 ITERS = 96
@@ -66,7 +65,7 @@ def stream(unroll: int, order: str) -> tuple:
                    unroll, ((-4.0, 4.0),), vfs.gelu_reference, 1e-5)
     got = run(row)
     assert got.passed, got.rule                     # the copy order changes no result
-    return tuple(next(e for e in got.events if isinstance(e, VfCall)).instrs)
+    return tuple(got.vf_instrs)
 
 
 def cycles(unroll: int, order: str) -> int:
@@ -97,7 +96,7 @@ def test_copies_written_one_after_another_gain_as_the_interleaved_ones():
 def _rows_stream(name: str) -> list:
     from operators.vf_micro.rows import ROWS
     row = next(r for r in ROWS if r.name == name)
-    return list(next(e for e in run(row).events if isinstance(e, VfCall)).instrs)
+    return run(row).vf_instrs
 
 
 def _with_refetch(cycles: int):

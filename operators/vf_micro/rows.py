@@ -22,6 +22,7 @@ from toolkit.ascendc.tensor import GlobalTensor, gm_cast
 from toolkit.calibration.sources import VfSource
 from toolkit.engine.launch import gm_alloc, launch
 from toolkit.harness.golden import check_rel_sum
+from toolkit.record.events import VfCall
 
 from . import vfs
 
@@ -125,6 +126,11 @@ class MicroRun:
     max_error: float
     rule: str
     events: list            #: the core's event stream
+
+    @property
+    def vf_instrs(self) -> list:
+        """The instruction records of the row's VF (its one VF call)."""
+        return list(next(e for e in self.events if isinstance(e, VfCall)).instrs)
 
 
 def run(row: MicroRow) -> MicroRun:

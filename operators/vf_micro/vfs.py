@@ -136,27 +136,9 @@ DEPTH = 512
 STEP = 1.0 / 1024
 
 
-def _chain_vf(name: str, link):
-    @Reg.__simd_vf__
-    def vf(zAddr, xAddr, trips):
-        v = Reg.RegTensor[float]()
-        mask = Reg.CreateMask[float, Reg.MaskPattern.ALL]()
-        for i in Reg.VLOOP(trips):
-            Reg.LoadAlign[float](v, xAddr + i * VL_B32)
-            for _ in range(DEPTH):
-                link(v, mask)
-            Reg.StoreAlign[float](zAddr + i * VL_B32, v, mask)
-    vf.name = vf.__name__ = name
-    return vf
-
-
-VaddsChainVF = _chain_vf("VaddsChainVF", lambda v, m: Reg.Adds(v, v, STEP, m))
-VexpChainVF = _chain_vf("VexpChainVF", lambda v, m: Reg.Exp(v, v, m))
-
-
-def multi_loop_chain_vf(loops: int, depth: int, barrier: bool):
-    """``loops`` hardware loops, each over the ``trips`` VL chunks: load (x in the first loop, the previous
-    loop's z after it), ``depth`` dependent VADDS, store to z; with ``barrier`` a
+def _chain_vf(name: str, link, depth: int = DEPTH, loops: int = 1, barrier: bool = False):
+    """``loops`` hardware loops over the ``trips`` VL chunks, each a load (x in the first loop, the previous
+    loop's z after it), ``depth`` dependent ``link``s and a store to z; with ``barrier`` a
     ``LocalMemBar<VEC_STORE, VEC_LOAD>`` between the loops (each loop reads what the one before stored)."""
     @Reg.__simd_vf__
     def vf(zAddr, xAddr, trips):
@@ -167,33 +149,43 @@ def multi_loop_chain_vf(loops: int, depth: int, barrier: bool):
             for i in Reg.VLOOP(trips):
                 Reg.LoadAlign[float](v, src + i * VL_B32)
                 for _ in range(depth):
-                    Reg.Adds(v, v, STEP, mask)
+                    link(v, mask)
                 Reg.StoreAlign[float](zAddr + i * VL_B32, v, mask)
             if barrier and k < loops - 1:
                 Reg.LocalMemBar[Reg.MemType.VEC_STORE, Reg.MemType.VEC_LOAD]()
-    vf.name = vf.__name__ = f"ChainLoops{loops}x{depth}VF" + ("_membar" if barrier else "")
+    vf.name = vf.__name__ = name
     return vf
+
+
+def _vadds(v, m) -> None:
+    Reg.Adds(v, v, STEP, m)
+
+
+VaddsChainVF = _chain_vf("VaddsChainVF", _vadds)
+VexpChainVF = _chain_vf("VexpChainVF", lambda v, m: Reg.Exp(v, v, m))
+
+
+def multi_loop_chain_vf(loops: int, depth: int, barrier: bool):
+    """The VADDS chain in ``loops`` loops of ``depth`` links each (see :func:`_chain_vf`)."""
+    name = f"ChainLoops{loops}x{depth}VF" + ("_membar" if barrier else "")
+    return _chain_vf(name, _vadds, depth, loops, barrier)
+
+
+def _float32_chain(x: np.ndarray, fn, depth: int = DEPTH) -> np.ndarray:
+    v = x.astype(np.float32)
+    with np.errstate(over="ignore"):
+        for _ in range(depth):
+            v = fn(v).astype(np.float32)
+    return v.astype(np.float64)
 
 
 def vadds_links_reference(links: int):
     """The float32 chain of ``links`` VADDS of STEP, link by link."""
-    def ref(x: np.ndarray) -> np.ndarray:
-        v = x.astype(np.float32)
-        for _ in range(links):
-            v = (v + np.float32(STEP)).astype(np.float32)
-        return v.astype(np.float64)
-    return ref
+    return lambda x: _float32_chain(x, lambda v: v + np.float32(STEP), links)
 
-
-def _float32_chain(x: np.ndarray, fn) -> np.ndarray:
-    v = x.astype(np.float32)
-    with np.errstate(over="ignore"):
-        for _ in range(DEPTH):
-            v = fn(v).astype(np.float32)
-    return v.astype(np.float64)
 
 def vadds_chain_reference(x: np.ndarray) -> np.ndarray:
-    return _float32_chain(x, lambda v: v + np.float32(STEP))
+    return vadds_links_reference(DEPTH)(x)
 
 
 def vexp_chain_reference(x: np.ndarray) -> np.ndarray:

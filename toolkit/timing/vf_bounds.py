@@ -3,6 +3,8 @@ analytic bounds reported next to the simulated figure (the one within 2 % names 
 hardware unit's own (:meth:`toolkit.timing.vf_units.Unit.bounds`) and the dependency chain."""
 from __future__ import annotations
 
+from collections import deque
+
 from .vf_timing import VfTiming
 from .vf_units import UNITS, Bound, OpClass, StreamStats
 
@@ -19,8 +21,8 @@ def summarise(rows, issue: list[int], ready_at, p, detail: bool, units=UNITS) ->
     waited: dict[str, int] = {}                   # opcode -> cycles its loads/stores queued
     slices = [] if detail else None
     end = 0
-    held: list[int] = []                          # completion cycles of the stores so far, in program order
     depth = p["store_queue"]
+    held: deque[int] = deque(maxlen=depth)        # completion cycles of the last ``depth`` stores
     for i, row in enumerate(rows):
         op = row.op
         n = count.get(op)
@@ -37,8 +39,8 @@ def summarise(rows, issue: list[int], ready_at, p, detail: bool, units=UNITS) ->
         if row.cls == LD or row.cls == ST:
             start = ready_at(i)
             if row.cls == ST:
-                if len(held) >= depth:
-                    start = max(start, held[-depth])
+                if depth and len(held) == depth:
+                    start = max(start, held[0])
                 held.append(done)
             if start < s:
                 waited[op] = waited.get(op, 0) + s - start
