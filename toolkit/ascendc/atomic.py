@@ -158,9 +158,9 @@ def gm_combine(buf: GmBuffer, offset: int, raw: np.ndarray, mode: AtomicMode) ->
     if n:
         old = buf.data[offset:offset + n].view(mode.dtype)
         out = _combine(mode.op, old, np.ascontiguousarray(raw[:n]).view(mode.dtype))
-        buf.writable()[offset:offset + n] = out.view(np.uint8)
+        buf.span(offset, offset + n)[:] = out.view(np.uint8)
     if raw.size > n:                     # a tail shorter than one element: written as is (assumed)
-        buf.writable()[offset + n:offset + raw.size] = raw[n:]
+        buf.span(offset + n, offset + raw.size)[:] = raw[n:]
     buf.writer.record(offset, offset + raw.size, SETTLED)
 
 
@@ -208,7 +208,7 @@ def scalar_atomic(api: str, types: tuple[str, ...], op: str, ptr: GmPtr, *values
     check_gm(ptr.buf, ptr.offset, dt.itemsize, api)
     old = ptr.buf.data[ptr.offset:ptr.offset + dt.itemsize].view(dt)[0]
     new = np.asarray(SCALAR_OPS[op](old, *values), dtype=dt)
-    ptr.buf.writable()[ptr.offset:ptr.offset + dt.itemsize] = new.reshape(1).view(np.uint8)
+    ptr.buf.span(ptr.offset, ptr.offset + dt.itemsize)[:] = new.reshape(1).view(np.uint8)
     ptr.buf.writer.record(ptr.offset, ptr.offset + dt.itemsize, SETTLED)
     where = kernel_frame()
     ctx.emit(ScalarOp("gm_read", dt.itemsize, where, ptr.buf.name, ptr.offset))

@@ -275,19 +275,16 @@ def _to_gm(ctx, mv: _Move, alive: list) -> None:
             m.report("UNDEFINED_READ", f"{mv.api} to {g.buf.name} copies {missing} never-written "
                      f"UB byte(s), first at {first}", address=first, size=missing, severity=WARNING)
         mode = dma_mode(m)
-        put = gm_write if mode is None else (lambda buf, off, raw: gm_combine(buf, off, raw, mode))
+        put = (lambda buf, off, raw: gm_write(buf, off, raw, m)) if mode is None else \
+            (lambda buf, off, raw: gm_combine(buf, off, raw, mode))
         if contiguous_gm:
             put(g.buf, g.offset + int(rel[0]), data[k])
         else:
             for b in range(mv.n):
                 put(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
 
-    for k, (m, g) in enumerate(alive):
-        token = enter(m)
-        try:
-            write(k, m, g)
-        finally:
-            leave(token)
+    for k, (m, g) in enumerate(alive):          # each core's own context is passed, not made current
+        write(k, m, g)
 
 
 def _to_ub(ctx, mv: _Move, alive: list) -> None:
@@ -321,6 +318,8 @@ class DmaRequest:
     per-core part), so cores moving their own rows with the same UB side and parameters run it at once."""
 
     __slots__ = ("fn", "args", "where", "key")
+    #: a uniform group (toolkit.engine.uniform) needs no key check for per-core GM tensors: not in the key
+    gm_offsets_free = True
 
     def __init__(self, fn: Callable, args: tuple, where: tuple):
         self.fn, self.args, self.where = fn, args, where

@@ -143,15 +143,21 @@ class GmBuffer:
             self.data = np.zeros(data, dtype=np.uint8)
             if fill:
                 self.data.fill(fill)
+            self._origin: Any = int(fill)               # what a rollback restores (toolkit.engine.uniform)
         elif not isinstance(data, np.ndarray):
             self.data = np.frombuffer(bytes(data), dtype=np.uint8).copy()
+            self._origin = None
         else:
             flat = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
             if share:
                 flat = flat.view()
                 flat.flags.writeable = False
             self.data = flat if share else flat.copy()
+            self._origin = flat if share else None
         self.size = self.data.size
+        self.undo: list | None = None                   # (offset, old bytes) of each write, while logged
+        self._written = False                           # since it was made (else its origin is gone)
+        self._restore_origin = False
         self.writer = GmWriters(self.size)              # last writer core per byte, stored per range
         self.race_log: list | None = None               # writes of a lock-step launch (toolkit.engine.gm_races)
         self.race_seen = False                          # ... and whether two cores' writes met
@@ -161,6 +167,43 @@ class GmBuffer:
         if not self.data.flags.writeable:
             self.data = self.data.copy()
         return self.data
+
+    def span(self, lo: int, hi: int) -> np.ndarray:
+        """Bytes [lo, hi), to write into (every GM write goes through here: the undo log sees it)."""
+        data = self.writable()
+        self._written = True
+        if self.undo is not None:
+            self.undo.append((lo, data[lo:hi].copy()))
+        return data[lo:hi]
+
+    # -- rolling a uniform attempt back (toolkit.engine.uniform) --------------------------------------
+    def checkpoint(self) -> None:
+        """Start a point a rollback returns to: an unwritten buffer needs no log (its origin is known:
+        its fill, or the caller's array it shares); another one logs its writes from now on."""
+        pristine = self._origin is not None and not self._written
+        self._restore_origin = pristine
+        self.undo = None if pristine else []
+
+    def rollback(self) -> None:
+        """Back to the checkpoint (and still checkpointed)."""
+        if self._restore_origin:
+            if not self._written:
+                return
+            if isinstance(self._origin, int):                # fresh zero pages (+ the fill)
+                self.data = np.zeros(self.size, dtype=np.uint8)
+                if self._origin:
+                    self.data.fill(self._origin)
+            else:
+                self.data = self._origin
+            self._written = False
+        else:
+            for lo, old in reversed(self.undo):
+                self.data[lo:lo + old.size] = old
+            self.undo = []
+
+    def release(self) -> None:
+        """No checkpoint any more (the attempt stands)."""
+        self.undo = None
 
     def as_array(self, dtype) -> np.ndarray:
         return self.data.view(dtype)

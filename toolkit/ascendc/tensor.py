@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.engine.runtime import current, one_core
+from toolkit.engine.percore import PerCore, _same_key
+from toolkit.engine.runtime import current, enter, leave, one_core
 from toolkit.record.diagnostics import kernel_frame
 from toolkit.record.events import ScalarOp, shared
 
@@ -85,11 +86,11 @@ class GmPtr:
 
     def __init__(self, buf: GmBuffer, offset: int = 0, dtype: Any = np.uint8):
         self.buf = buf
-        self.offset = int(offset)
+        self.offset = offset if type(offset) is PerCore else int(offset)
         self.dtype = np_dtype(dtype)
 
     def __add__(self, n: Any) -> "GmPtr":
-        return GmPtr(self.buf, self.offset + int(scalar_value(n)) * self.dtype.itemsize, self.dtype)
+        return GmPtr(self.buf, self.offset + _count(n) * self.dtype.itemsize, self.dtype)
 
     __radd__ = __add__
 
@@ -139,6 +140,8 @@ class LocalTensor:
 
     def GetValue(self, index: Any) -> Any:
         ctx = current()
+        if ctx.uniform is not None:
+            return _members_do(ctx, self, index, lambda t, i: t.GetValue(i), "ub_read")
         i = int(scalar_value(index))
         addr = self.addr + i * self.dtype.itemsize
         n = self.dtype.itemsize
@@ -150,6 +153,9 @@ class LocalTensor:
 
     def SetValue(self, index: Any, value: Any) -> None:
         ctx = current()
+        if ctx.uniform is not None:
+            _members_do(ctx, self, (index, value), lambda t, iv: t.SetValue(*iv), None)
+            return
         i = int(scalar_value(index))
         addr = self.addr + i * self.dtype.itemsize
         ctx.ub.check(addr, self.dtype.itemsize, "SetValue")
@@ -184,6 +190,49 @@ class LocalTensor:
         return f"LocalTensor<{self.dtype.name}>(ub 0x{self.addr:x}, {self.count} el, {self.position})"
 
 
+def _count(n: Any) -> Any:
+    """An element count or offset: an int, or a uniform group's per-core value (toolkit.engine.percore)."""
+    n = scalar_value(n)
+    return n if type(n) is PerCore else int(n)
+
+
+def _members_do(group, t: Any, args: Any, fn, kind: str | None) -> Any:
+    """A scalar access of a uniform group (toolkit.engine.uniform) made by each member core in turn, with
+    its own view of ``t`` and ``args``: the members' results (one value when they agree)."""
+    from toolkit.engine.percore import specialize
+    out = []
+    for k, m in enumerate(group.members):
+        token = enter(m)
+        try:
+            out.append(fn(specialize(t, k), specialize(args, k)))
+        finally:
+            leave(token)
+    if kind is None:
+        return None
+    first = _same_key(out[0])
+    return out[0] if all(_same_key(v) == first for v in out) else PerCore(out, kind)
+
+
+def _group_gm_read(group, t: "GlobalTensor", index: Any) -> Any:
+    """``t.GetValue(index)`` of every member of a uniform group at once (each member's read is its own
+    event); a member whose read leaves the buffer makes it the members' own reads (which report it)."""
+    n = t.dtype.itemsize
+    offs = t.offset + _count(index) * n
+    offs = offs.values() if type(offs) is PerCore else [offs] * len(group.members)
+    buf = t.buf
+    if buf is None or min(offs) < 0 or max(offs) + n > buf.size:
+        return _members_do(group, t, index, lambda g, i: g.GetValue(i), "gm_read")
+    where, name = kernel_frame(), buf.name
+    for m, off in zip(group.members, offs):
+        m.events.append(ScalarOp("gm_read", n, where, name, off))
+    if offs.count(offs[0]) == len(offs):
+        return _tag(buf.data[offs[0]:offs[0] + n].view(t.dtype)[0].item(), "gm_read")
+    idx = np.asarray(offs, dtype=np.int64)[:, None] + np.arange(n)
+    values = buf.data[idx].view(t.dtype)[:, 0].tolist()
+    first = _same_key(values[0])
+    return _tag(values[0], "gm_read") if all(_same_key(v) == first for v in values) else PerCore(values, "gm_read")
+
+
 class GlobalTensor:
     """``GlobalTensor<T>``: a typed window on a GM buffer."""
 
@@ -199,10 +248,10 @@ class GlobalTensor:
         self.buf = ptr.buf
         self.offset = ptr.offset
         avail = (ptr.buf.size - ptr.offset) // self.dtype.itemsize
-        self.count = avail if size is None else int(scalar_value(size))
+        self.count = avail if size is None else _count(size)
 
     def __getitem__(self, offset: Any) -> "GlobalTensor":
-        off = int(scalar_value(offset))
+        off = _count(offset)
         g = GlobalTensor.__new__(GlobalTensor)
         g.dtype, g.buf = self.dtype, self.buf
         g.offset = self.offset + off * self.dtype.itemsize
@@ -210,13 +259,15 @@ class GlobalTensor:
         return g
 
     def GetPhyAddr(self, offset: Any = 0) -> GmPtr:
-        return GmPtr(self.buf, self.offset + int(scalar_value(offset)) * self.dtype.itemsize, self.dtype)
+        return GmPtr(self.buf, self.offset + _count(offset) * self.dtype.itemsize, self.dtype)
 
     def GetSize(self) -> int:
         return self.count
 
     def GetValue(self, index: Any) -> Any:
         ctx = current()
+        if ctx.uniform is not None:
+            return _group_gm_read(ctx, self, index)
         i = int(scalar_value(index))
         off = self.offset + i * self.dtype.itemsize
         n = self.dtype.itemsize
@@ -226,6 +277,9 @@ class GlobalTensor:
 
     def SetValue(self, index: Any, value: Any) -> None:
         ctx = current()
+        if ctx.uniform is not None:
+            _members_do(ctx, self, (index, value), lambda t, iv: t.SetValue(*iv), None)
+            return
         i = int(scalar_value(index))
         off = self.offset + i * self.dtype.itemsize
         n = self.dtype.itemsize
@@ -254,10 +308,11 @@ def report_conflict(diag, buf: GmBuffer, hit: tuple[int, int, int], core: int, *
                 core=core, address=first, size=count, gm=buf.name, **kw)
 
 
-def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
-    """Write bytes to GM, recording the writer core and reporting cross-core overlaps (in a lock-step
-    launch the overlaps are judged when it ends, in core order: toolkit.engine.gm_races)."""
-    ctx = current()
+def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray, ctx: Any = None) -> None:
+    """Write bytes to GM, recording the writer core (``ctx``; the current one by default) and reporting
+    cross-core overlaps (in a lock-step launch the overlaps are judged when it ends, in core order:
+    toolkit.engine.gm_races)."""
+    ctx = ctx or current()
     n = raw.size
     hit = buf.writer.others(offset, offset + n, ctx.core_id)
     if buf.race_log is not None:
@@ -267,7 +322,7 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
         report_conflict(ctx.diag, buf, hit, ctx.core_id)
     later = buf.writer.later(offset, offset + n, ctx.core_id) if hit is not None else []
     if not later:
-        buf.writable()[offset:offset + n] = raw
+        buf.span(offset, offset + n)[:] = raw
         buf.writer.record(offset, offset + n, ctx.core_id)
         return
     # Cores in lock-step: a higher core wrote these bytes first; a core-by-core run would have let it
@@ -275,7 +330,7 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray) -> None:
     keep = np.ones(n, dtype=bool)
     for s, e, _ in later:
         keep[s - offset:e - offset] = False
-    buf.writable()[offset:offset + n][keep] = raw[keep]
+    buf.span(offset, offset + n)[keep] = raw[keep]
     edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.view(np.int8), [0]))))
     for s, e in zip(edges[0::2], edges[1::2]):
         buf.writer.record(offset + int(s), offset + int(e), ctx.core_id)

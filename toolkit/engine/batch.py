@@ -110,6 +110,8 @@ class UbBatch:
 class BatchCore:
     """Several cores of one launch running one call together (see the module docstring)."""
 
+    uniform = None
+
     def __init__(self, members: list, data2d: np.ndarray, defined2d: np.ndarray):
         first = members[0]
         self.members = members

@@ -60,10 +60,11 @@ def gm_alloc(name: str, data: np.ndarray | int, fill: int = 0, share: bool = Fal
     return GmPtr(GmBuffer(name, data, fill, share), 0, np.uint8)
 
 
-#: how a launch runs its cores: "lockstep" (SPMD cores together, batchable calls run once over a core
-#: axis: toolkit.engine.lockstep) or "serial" (one core after another: the reference)
-MODES = ("lockstep", "serial")
-_MODE: contextvars.ContextVar[str] = contextvars.ContextVar("launch_mode", default="lockstep")
+#: how a launch runs its cores: "uniform" (a Python kernel's scalar code once for groups of cores, else
+#: lock-step: toolkit.engine.uniform), "lockstep" (SPMD cores together, batchable calls run once over a
+#: core axis: toolkit.engine.lockstep) or "serial" (one core after another: the reference)
+MODES = ("uniform", "lockstep", "serial")
+_MODE: contextvars.ContextVar[str] = contextvars.ContextVar("launch_mode", default="uniform")
 
 
 @contextmanager
@@ -99,11 +100,13 @@ def launch(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
             a.buf.writer[:] = -1
     shared: dict = {}                       # the launch's interned VF streams (see CoreContext.intern_stream)
     keep_blocks()
+    meta: dict[str, Any] = {}
     with no_cycle_collection():
-        runs = _run_cores(kernel, block_num, args, machine, diag, shared, mode)
+        runs = _run_cores(kernel, block_num, args, machine, diag, shared, mode, meta)
     cores = [CoreRun(ctx.core_id, apply_passes(ctx.events, passes), aborted) for ctx, aborted in runs]
     diag.finalize()
-    meta = {"loop_batching": dict(shared["loop_batching"])} if "loop_batching" in shared else {}
+    if "loop_batching" in shared:
+        meta["loop_batching"] = dict(shared["loop_batching"])
     return LaunchResult(name or getattr(kernel, "__name__", "kernel"), block_num, cores, diag, machine, meta)
 
 
@@ -115,9 +118,19 @@ def apply_passes(events: list, passes: Sequence[Callable[[list], list]]) -> list
 
 
 def _run_cores(kernel: Callable[..., None], block_num: int, args: Sequence[Any], machine: Machine,
-               diag: Diagnostics, shared: dict, mode: str) -> list:
-    """(context, abort diagnostic or None) of every core, run in ``mode``."""
+               diag: Diagnostics, shared: dict, mode: str, meta: dict) -> list:
+    """(context, abort diagnostic or None) of every core, run in ``mode`` (``meta["uniform"]``: how a
+    uniform run went)."""
     aborted: dict[int, Diagnostic | None] = {}
+    gm_bufs = [a.buf for a in args if isinstance(a, GmPtr)]
+    if mode == "uniform" and block_num > 1:
+        from .uniform import launch_uniform
+        ctxs, meta["uniform"] = launch_uniform(lambda: kernel(*args), block_num, machine, diag, shared, gm_bufs)
+        if ctxs is not None:
+            for ctx in ctxs:
+                core_done(ctx.core_id, block_num)
+            return [(ctx, None) for ctx in ctxs]
+        mode = "lockstep"
 
     def run_core(ctx: CoreContext) -> None:
         with running(ctx):
@@ -127,9 +140,9 @@ def _run_cores(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
             except KernelAbort as stop:
                 aborted[ctx.core_id] = stop.diag
 
-    if mode == "lockstep" and block_num > 1:      # one core: nothing to share, the serial loop is the same run
+    if mode != "serial" and block_num > 1:      # one core: nothing to share, the serial loop is the same run
         from .lockstep import launch_cores
-        ctxs = launch_cores(run_core, block_num, machine, diag, shared, [a.buf for a in args if isinstance(a, GmPtr)])
+        ctxs = launch_cores(run_core, block_num, machine, diag, shared, gm_bufs)
         for ctx in ctxs:
             core_done(ctx.core_id, block_num)
     else:                                         # one core after another; cross-core waits honoured
@@ -139,7 +152,7 @@ def _run_cores(kernel: Callable[..., None], block_num: int, args: Sequence[Any],
         def run_one(ctx: CoreContext) -> None:
             run_core(ctx)
             core_done(ctx.core_id, block_num)
-        run_serial(ctxs, run_one, [a.buf for a in args if isinstance(a, GmPtr)], diag)
+        run_serial(ctxs, run_one, gm_bufs, diag)
     return [(ctx, aborted.get(ctx.core_id)) for ctx in ctxs]
 
 

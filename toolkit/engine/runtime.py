@@ -23,6 +23,8 @@ _CURRENT: contextvars.ContextVar["CoreContext | None"] = contextvars.ContextVar(
 class CoreContext:
     """State of one emulated AIV core during a kernel run: UB, event log, diagnostics, active VF."""
 
+    uniform = None                #: a uniform group's member ids (toolkit.engine.uniform.GroupCore); a core: None
+
     def __init__(self, machine: Machine | None = None, core_id: int = 0, block_num: int = 1,
                  diagnostics: Diagnostics | None = None, dry_run: bool = False, ub_buffer=None,
                  shared: dict | None = None, ub_defined=None, ub_zeroed: bool = False):
@@ -110,7 +112,10 @@ def one_core(ctx, what: str):
 
 
 def GetBlockIdx() -> int:
-    return one_core(current(), "GetBlockIdx").core_id
+    ctx = current()
+    if ctx.uniform is not None:               # the cores of a uniform group: one value per member
+        return ctx.uniform
+    return one_core(ctx, "GetBlockIdx").core_id
 
 
 def GetBlockNum() -> int:

@@ -55,7 +55,7 @@ def launch_case(entry: Callable[..., None], blocks: int, case: Case, machine: Ma
     views of the GM buffers, which nothing else holds once the launch is over."""
     gm_in = [gm_alloc(k, v, share=True) for k, v in case.inputs.items()]
     specs = {k: case.output(k) for k in case.outputs}
-    gm_out = [gm_alloc(k, s.init) if s.init is not None else gm_alloc(k, s.nbytes, fill=s.fill)
+    gm_out = [gm_alloc(k, s.init, share=True) if s.init is not None else gm_alloc(k, s.nbytes, fill=s.fill)
               for k, s in specs.items()]
     args = [*gm_in, *gm_out] + ([] if case.tiling is None else [case.tiling])
     result = launch(entry, blocks, args, machine, name=name)

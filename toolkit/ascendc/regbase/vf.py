@@ -334,8 +334,13 @@ def vf_end(ctx, rec: VfRecorder, launch: str, nparams: int, where: tuple, scalar
 
 def _publish_ar(ctx, ar: Any) -> None:
     """The AR register a VF leaves is what GetSpr<SpecialPurposeReg::AR>() reads after it (per core)."""
-    for k, m in enumerate(getattr(ctx, "members", [ctx])):
-        m.state["AR"] = int(ar[k]) if np.ndim(ar) else int(ar)
+    members = getattr(ctx, "members", [ctx])
+    values = [int(ar[k]) if np.ndim(ar) else int(ar) for k in range(len(members))]
+    if len(members) > 1 and members[0].state is members[1].state and len(set(values)) > 1:
+        from toolkit.engine.percore import Unsupported        # a uniform group's one state: not per core
+        raise Unsupported("a VF leaving a per-core AR register")
+    for m, v in zip(members, values):
+        m.state["AR"] = v
 
 
 class _AscVfCall:
