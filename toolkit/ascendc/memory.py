@@ -10,7 +10,7 @@ for the cross-core write-conflict check.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 

@@ -185,15 +185,18 @@ class TargetGroup(click.Group):
 @click.group(cls=TargetGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--serial", is_flag=True,
               help="run the cores of every launch one after another (the reference) instead of in lock-step")
+@click.option("--lockstep", is_flag=True,
+              help="run each core's scalar code on its own, in lock-step, instead of once for groups of cores "
+                   "(Python kernels)")
 @click.option("--unbatched-loops", is_flag=True,
               help="run every iteration of a VF hardware loop on its own (the reference) instead of each body "
                    "instruction once over all iterations")
 @click.pass_context
-def cli(ctx: click.Context, serial: bool, unbatched_loops: bool) -> None:
+def cli(ctx: click.Context, serial: bool, lockstep: bool, unbatched_loops: bool) -> None:
     """Check an Ascend C kernel migration (MemBase -> RegBase) on the CPU."""
-    if serial:
+    if serial or lockstep:
         from toolkit.engine.launch import launch_mode
-        ctx.with_resource(launch_mode("serial"))
+        ctx.with_resource(launch_mode("serial" if serial else "lockstep"))
     if unbatched_loops:
         from toolkit.ascendc.regbase.loopbatch import loop_batching
         ctx.with_resource(loop_batching(False))

@@ -82,10 +82,11 @@ class Run:
         return {"outputs": {n: c.to_json() for n, c in self.checks.items()}}
 
     def to_json(self) -> dict[str, Any]:
-        loops = self.launch.meta.get("loop_batching")
+        loops, groups = self.launch.meta.get("loop_batching"), self.launch.meta.get("uniform")
         return {**self.json_head(), "passed": self.passed, **self.json_checks(),
                 **({"ub": self.ub.to_json()} if self.ub is not None else {}),
                 **({"loop_batching": loops} if loops else {}),
+                **({"uniform": groups} if groups else {}),
                 "diagnostics": [d.to_json() for d in self.diagnostics]}
 
     def gate_rows(self, golden: str) -> list[tuple[str, bool, str]]:
