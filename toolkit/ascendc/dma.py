@@ -35,7 +35,7 @@ from .dma_loop import (  # noqa: F401 (the API)
     pad_register,
 )
 from .dtypes import scalar_value
-from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write
+from .tensor import GlobalTensor, LocalTensor, check_gm, gm_write, gm_write_rows
 
 
 @dataclass
@@ -283,6 +283,11 @@ def _to_gm(ctx, mv: _Move, alive: list) -> None:
             for b in range(mv.n):
                 put(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
 
+    bufs = {id(g.buf) for _, g in alive}
+    if undefined is None and contiguous_gm and len(bufs) == 1 and all(dma_mode(m) is None for m, _ in alive):
+        r0 = int(rel[0])                        # the usual group: plain rows into one buffer
+        gm_write_rows(alive[0][1].buf, [g.offset + r0 for _, g in alive], data, [m for m, _ in alive])
+        return
     for k, (m, g) in enumerate(alive):          # each core's own context is passed, not made current
         write(k, m, g)
 
@@ -330,12 +335,16 @@ class DmaRequest:
                                             for a in self.args]))
 
     def run(self, bctx, reqs: list["DmaRequest"]) -> dict[int, KernelAbort]:
+        return self.run_globs(bctx, [next(a for a in r.args[:2] if isinstance(a, GlobalTensor)) for r in reqs])
+
+    def run_globs(self, bctx, globs: list[GlobalTensor]) -> dict[int, KernelAbort]:
+        """Run for the group, member k moving its own GM tensor ``globs[k]`` (the rest of the arguments
+        are the same for all: this request's)."""
         token = SOURCE_LOCATION.set(self.where)
         try:
             plan = _plan_copy(bctx, *self.args) if self.fn is DataCopy else _plan_copy_pad(bctx, *self.args)
             if plan is None:
                 return {}
-            globs = [next(a for a in r.args[:2] if isinstance(a, GlobalTensor)) for r in reqs]
             return _execute(bctx, plan[0], bctx.members, globs)
         finally:
             SOURCE_LOCATION.reset(token)

@@ -320,10 +320,37 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray, ctx: Any = None) -> No
         buf.race_seen = buf.race_seen or hit is not None
     elif hit is not None:
         report_conflict(ctx.diag, buf, hit, ctx.core_id)
-    later = buf.writer.later(offset, offset + n, ctx.core_id) if hit is not None else []
+    _store(buf, offset, raw, ctx.core_id, hit)
+
+
+def gm_write_rows(buf: GmBuffer, offsets: list[int], rows: np.ndarray, cores: list) -> None:
+    """``gm_write(buf, offsets[k], rows[k], cores[k])`` for every k in order (the cores of a lock-step or
+    uniform group writing their rows of one DMA), the common case (no other core's bytes met) inline."""
+    log = buf.race_log
+    if log is None:
+        for off, row, m in zip(offsets, rows, cores):
+            gm_write(buf, off, row, m)
+        return
+    where, w, n = kernel_frame(), buf.writer, rows.shape[1]
+    for off, row, m in zip(offsets, rows, cores):
+        core = m.core_id
+        hit = w.others(off, off + n, core)
+        log.append((core, off, off + n, m.diag.position(core), where))
+        if hit is None:
+            buf.span(off, off + n)[:] = row
+            w.record(off, off + n, core)
+        else:
+            buf.race_seen = True
+            _store(buf, off, row, core, hit)
+
+
+def _store(buf: GmBuffer, offset: int, raw: np.ndarray, core: int, hit: tuple | None) -> None:
+    """The bytes of a GM write and their writer, once its conflict (``hit``) was judged."""
+    n = raw.size
+    later = buf.writer.later(offset, offset + n, core) if hit is not None else []
     if not later:
         buf.span(offset, offset + n)[:] = raw
-        buf.writer.record(offset, offset + n, ctx.core_id)
+        buf.writer.record(offset, offset + n, core)
         return
     # Cores in lock-step: a higher core wrote these bytes first; a core-by-core run would have let it
     # write last, so its bytes stay (the final GM equals the serial run's even for a racy kernel).
@@ -333,4 +360,4 @@ def gm_write(buf: GmBuffer, offset: int, raw: np.ndarray, ctx: Any = None) -> No
     buf.span(offset, offset + n)[keep] = raw[keep]
     edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.view(np.int8), [0]))))
     for s, e in zip(edges[0::2], edges[1::2]):
-        buf.writer.record(offset + int(s), offset + int(e), ctx.core_id)
+        buf.writer.record(offset + int(s), offset + int(e), core)

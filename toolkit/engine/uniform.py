@@ -114,18 +114,25 @@ class GroupRunner:
         if getattr(req, "core", None) is not None:
             raise Unsupported("a VF that runs per core")
         n = len(self.members)
-        if has_percore((req.args, getattr(req, "kwargs", None))):
-            reqs = _specialized(req, n)
-            if not (getattr(req, "gm_offsets_free", False)
-                    and not has_percore([a for a in req.args if type(a) is not GlobalTensor])):
-                split([r.make_key() for r in reqs], "a batchable call with per-core arguments")
+        run = None
+        if not has_percore((req.args, getattr(req, "kwargs", None))):
+            run = lambda bctx: req.run(bctx, [req] * n)          # noqa: E731
+        elif getattr(req, "gm_offsets_free", False) and not has_percore([a for a in req.args
+                                                                          if type(a) is not GlobalTensor]):
+            i = next(k for k, a in enumerate(req.args[:2]) if type(a) is GlobalTensor)
+            per = specializer(req.args[i])        # a copy whose GM tensors are the members' own
+            globs = [per(k) for k in range(n)]
+            req.args = (*req.args[:i], globs[0], *req.args[i + 1:])
+            run = lambda bctx: req.run_globs(bctx, globs)         # noqa: E731
         else:
-            reqs = [req] * n
+            reqs = _specialized(req, n)
+            split([r.make_key() for r in reqs], "a batchable call with per-core arguments")
+            run = lambda bctx: reqs[0].run(bctx, reqs)            # noqa: E731
         self.calls += 1
         bctx = BatchCore(self.members, self.data2d, self.defined2d)
         diag = self.members[0].diag
         with running(bctx):
-            stopped = reqs[0].run(bctx, reqs)
+            stopped = run(bctx)
         if stopped or len(diag):
             raise Unsupported("a diagnostic in a batched call")
         return None
