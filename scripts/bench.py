@@ -281,7 +281,7 @@ class _TimeSplit:
         from toolkit.ascendc import dma
         from toolkit.ascendc.regbase import vf
         self.seconds = {"vf": 0.0, "dma": 0.0}
-        self._undo = [self._wrap(vf, "execute_vf", "vf"), self._wrap(dma.DmaRequest, "run", "dma")]
+        self._undo = [self._wrap(vf, "execute_vf", "vf"), self._wrap(dma.DmaRequest, "run_globs", "dma")]
         return self
 
     def _wrap(self, owner, name: str, bucket: str):

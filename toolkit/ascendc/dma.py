@@ -298,7 +298,11 @@ def _to_ub(ctx, mv: _Move, alive: list) -> None:
     rel = mv.gm_step * np.arange(mv.n, dtype=np.int64)
     if _run(rel, mv.length):
         r0 = int(rel[0])
-        data = np.stack([g.buf.data[g.offset + r0:g.offset + r0 + total] for _, g in alive])
+        rows = [g.buf.data[g.offset + r0:g.offset + r0 + total] for _, g in alive]
+        if _run(mv.ub_starts, mv.length) and hasattr(ctx.ub, "wr_rows") and not mv.fills:
+            ctx.ub.wr_rows(int(mv.ub_starts[0]), rows)          # a group: each row copied once
+            return
+        data = np.stack(rows)
     else:
         gidx = _block_index(rel, mv.length)
         data = np.stack([g.buf.data[g.offset + gidx] for _, g in alive])

@@ -51,7 +51,23 @@ class UbBatch:
 
     def check(self, addr: int, nbytes: int, what: str, align: int = 1) -> None:
         """Bounds and alignment are the same for every member (same addresses): each core reports."""
-        each_core(self.members, lambda m: m.ub.check(addr, nbytes, what, align))
+        end = addr + nbytes
+        if addr < 0 or end > self.size or (align > 1 and addr % align):
+            each_core(self.members, lambda m: m.ub.check(addr, nbytes, what, align))
+            return
+        for m in self.members:               # in bounds for all: what UbMemory.check records
+            ub = m.ub
+            if end > ub.high:
+                ub.high = end
+
+    def wr_rows(self, addr: int, sources: list[np.ndarray]) -> None:
+        """Member k's bytes from ``sources[k]`` at ``addr`` (all defined), each row written once."""
+        self.writes += 1
+        n = sources[0].shape[-1]
+        rows = range(self.rows.start, self.rows.stop) if isinstance(self.rows, slice) else self.rows.tolist()
+        for r, src in zip(rows, sources):
+            self.data2d[r, addr:addr + n] = src
+        self.defined2d[self.rows, addr:addr + n] = True
 
     def rd(self, addr: int, nbytes: int) -> np.ndarray:
         return self.data2d[self.rows, addr:addr + nbytes]

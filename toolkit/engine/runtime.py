@@ -51,7 +51,15 @@ class CoreContext:
         """One tuple object per distinct VF instruction stream of a launch: cores and tiles running the
         same VF body share it, so the stream is stored once and timed once."""
         t = tuple(instrs)
-        return self.shared.setdefault(t, t)
+        # the stream interned last with this length first: the same VF body again compares equal at little
+        # cost (a batched loop's records are the same objects: identity is checked before equality), where
+        # hashing a stream costs every field of every instruction
+        last = self.shared.get(("last stream", len(t)))
+        if last is not None and last == t:
+            return last
+        t = self.shared.setdefault(t, t)
+        self.shared[("last stream", len(t))] = t
+        return t
 
     def emit(self, event: Any) -> None:
         self.events.append(event)

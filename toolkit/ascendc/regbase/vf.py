@@ -335,7 +335,7 @@ def vf_end(ctx, rec: VfRecorder, launch: str, nparams: int, where: tuple, scalar
 def _publish_ar(ctx, ar: Any) -> None:
     """The AR register a VF leaves is what GetSpr<SpecialPurposeReg::AR>() reads after it (per core)."""
     members = getattr(ctx, "members", [ctx])
-    values = [int(ar[k]) if np.ndim(ar) else int(ar) for k in range(len(members))]
+    values = [int(v) for v in np.asarray(ar).tolist()] if np.ndim(ar) else [int(ar)] * len(members)
     if len(members) > 1 and members[0].state is members[1].state and len(set(values)) > 1:
         from toolkit.engine.percore import Unsupported        # a uniform group's one state: not per core
         raise Unsupported("a VF leaving a per-core AR register")
