@@ -122,7 +122,8 @@ def test_run_case_records_checks_plan_and_passes(machine):
     assert run.ub.total_bytes == N * 4 and run.ub.fits and run.seconds > 0
     assert run.events is run.launch.cores[0].events
     doc = run.to_json()
-    assert list(doc) == ["label", "passed", "outputs", "ub", "diagnostics"]
+    assert list(doc) == ["label", "passed", "outputs", "ub", "uniform", "diagnostics"]
+    assert doc["uniform"]["groups"] == 1 and doc["uniform"]["rounds"] == 1     # two cores, one group
     assert doc["outputs"]["y"]["errors"] == 0 and doc["ub"]["total_bytes"] == 256
     assert run.text_lines()[0] == "Run a" and run.text_lines()[-2:] == ["PASS", ""]
 

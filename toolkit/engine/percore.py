@@ -98,29 +98,44 @@ class PerCore:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self.one(lambda x: x, "a per-core value made an array"), dtype=dtype)
 
+    def __str__(self) -> str:
+        return str(self.one(lambda x: x, "a per-core value printed"))
+
     def __repr__(self) -> str:
         return f"PerCore({self.v.tolist()})"
 
     # -- arithmetic: element by element, Python semantics -----------------------------------------
-    def __neg__(self) -> "PerCore":
-        return PerCore(-self.v)
+    def __neg__(self) -> Any:
+        return collapse(-self.v)
 
     def __pos__(self) -> "PerCore":
         return self
 
-    def __abs__(self) -> "PerCore":
-        return PerCore(np.abs(self.v))
+    def __abs__(self) -> Any:
+        return collapse(np.abs(self.v))
 
-    def __invert__(self) -> "PerCore":
-        return PerCore([~x for x in self.v.tolist()])
+    def __invert__(self) -> Any:
+        return collapse(PerCore([~x for x in self.v.tolist()]).v)
+
+
+def collapse(values: np.ndarray) -> Any:
+    """A per-core result: the one value when every member has it (a plain Python value again, as each
+    core alone would have: isinstance checks and formatting see what they expect), else a PerCore."""
+    if not isinstance(values, np.ndarray):       # an operand's own type answered (NotImplemented, a scalar)
+        return values
+    vals = values.tolist()
+    first = _same_key(vals[0])
+    if _same_key(vals[-1]) == first and all(_same_key(v) == first for v in vals):
+        return vals[0]
+    return PerCore(values)
 
 
 def _binary(op: Callable[[Any, Any], Any]) -> tuple[Callable, Callable]:
-    def fwd(self: PerCore, other: Any) -> PerCore:
-        return PerCore(op(self.v, other.v if type(other) is PerCore else other))
+    def fwd(self: PerCore, other: Any) -> Any:
+        return collapse(op(self.v, other.v if type(other) is PerCore else other))
 
-    def rev(self: PerCore, other: Any) -> PerCore:
-        return PerCore(op(other, self.v))
+    def rev(self: PerCore, other: Any) -> Any:
+        return collapse(op(other, self.v))
     return fwd, rev
 
 

@@ -63,7 +63,8 @@ class GroupCore:
     def __init__(self, members: list[CoreContext], runner: "GroupRunner"):
         first = members[0]
         self.members = members
-        self.uniform = PerCore([m.core_id for m in members])
+        ids = [m.core_id for m in members]
+        self.uniform = PerCore(ids) if len(ids) > 1 else ids[0]      # GetBlockIdx()
         self.machine, self.block_num, self.diag = first.machine, first.block_num, first.diag
         self.dry_run, self.shared, self.vf = False, first.shared, None
         self.scheduler = runner
