@@ -82,6 +82,16 @@ def _read(ctx, addr: int, nbytes: int, align: int, what: str) -> tuple[np.ndarra
     return ub.rd(addr, nbytes), ub.rdef(addr, nbytes)
 
 
+def _own(ub, data: np.ndarray) -> np.ndarray:
+    """``data`` as a register's own bytes: a view of the UB is copied; a batched loop's read of strided
+    iterations is already a fresh array (not copied twice)."""
+    fields = getattr(ub, "__dict__", {})          # not getattr: a batched body's UB refuses unknown names
+    backing = fields.get("data2d", fields.get("data"))
+    if isinstance(backing, np.ndarray) and not np.may_share_memory(data, backing):
+        return data
+    return data.copy()
+
+
 def _resolve_addr(ptr: UbPtr, rest: tuple) -> tuple[int, tuple]:
     if rest and isinstance(rest[0], AddrReg):
         return ptr.addr + rest[0].offset * ptr.dtype.itemsize, rest[1:]
@@ -107,7 +117,7 @@ def LoadAlign(t: TArgs, dst: Any, *args: Any) -> None:
     addr, rest = _resolve_addr(ptr, args[1:])
     foot, align = _LOAD_FOOTPRINT[dist]
     data, shadow = _read(ctx, addr, foot, align, _LOAD_WHAT[dist])
-    dst.set(data.copy() if dist == "NORM" else _place(dist, data, 0),
+    dst.set(_own(ctx.ub, data) if dist == "NORM" else _place(dist, data, 0),
             None if shadow is None else _place(dist, shadow, True), rec, 1)
     dst.acc_lanes = None              # a freshly loaded register holds no partial results
     rec.emit("RV_VLD", dst.id, (), dist=dist, ub_addr=addr, ub_bytes=foot)
