@@ -4,7 +4,10 @@ shipped kernels and on kernels written to break it (tail cores, data-dependent b
 per-core UB addresses, diagnostics, aborts, DMA atomics)."""
 from __future__ import annotations
 
+import io
+import json
 import math
+from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 import pytest
@@ -16,6 +19,7 @@ from operators.kv_rms_norm_rope_cache import host as kv_host
 from operators.simd_vf_story import registry as story_registry
 from operators.simd_vf_story.hostlib import run_module
 from tests.test_lockstep import Scale, _same_launch, diverging_kernel
+from toolkit import cli
 from toolkit.ascendc.atomic import SetAtomicAdd, SetAtomicNone
 from toolkit.ascendc.dma import DataCopy
 from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
@@ -190,3 +194,19 @@ def test_per_core_ub_addresses_and_atomics_equal_serial():
 def test_percore_floats_keep_bits():
     assert PerCore([1.5, 1.5]).__float__() == 1.5
     assert math.isnan(float(PerCore([float("nan")])))
+
+
+def test_the_json_says_how_groups_ran_and_lockstep_turns_them_off():
+    def report(*flags: str) -> dict:
+        out = io.StringIO()
+        with redirect_stdout(out), redirect_stderr(io.StringIO()):
+            assert cli.main([*flags, "kv_rms_norm_rope_cache", "--batch", "1", "--seq", "100", "--cores", "8",
+                             "--json", "-"]) == 0
+        return json.loads(out.getvalue())
+
+    grouped, lockstep = report(), report("--lockstep")
+    for backend in ("membase", "regbase"):
+        assert grouped["backends"][backend]["uniform"]["groups"] == 2          # the tail core apart
+        assert "uniform" not in lockstep["backends"][backend]
+        for key in ("outputs", "ub", "diagnostics"):
+            assert grouped["backends"][backend][key] == lockstep["backends"][backend][key]

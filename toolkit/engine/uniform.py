@@ -32,7 +32,15 @@ from toolkit.record.diagnostics import Diagnostics, KernelAbort
 
 from . import gm_races
 from .batch import BatchCore, each_core
-from .percore import Divergence, PerCore, Unsupported, _fields, has_percore, specializer, split
+from .percore import (
+    Divergence,
+    PerCore,
+    Unsupported,
+    _fields,
+    has_percore,
+    specializer,
+    split,
+)
 from .runtime import CoreContext, running
 
 #: rounds of splitting before a launch gives up on groups (each round reruns the launch from its start)
