@@ -233,8 +233,9 @@ def _execute(ctx, mv: _Move, cores: list, globs: list[GlobalTensor]) -> dict[int
         (_to_ub if mv.to_ub else _to_gm)(ctx, mv, alive)
     where = kernel_frame()
     direction, nbytes, length = ("GM2UB" if mv.to_ub else "UB2GM"), _int(mv.n * mv.length), _int(mv.length)
+    addr = _int(mv.local.addr)
     for m, g in alive:
-        m.emit(Dma(direction, mv.api, _int(mv.local.addr), g.buf.name, g.offset, nbytes, mv.n, length, where))
+        m.emit(Dma(direction, mv.api, addr, g.buf.name, g.offset, nbytes, mv.n, length, where))
     return outcomes
 
 

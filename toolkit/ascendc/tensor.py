@@ -332,12 +332,16 @@ def gm_write_rows(buf: GmBuffer, offsets: list[int], rows: np.ndarray, cores: li
             gm_write(buf, off, row, m)
         return
     where, w, n = kernel_frame(), buf.writer, rows.shape[1]
+    data = buf.unlogged()                  # no undo log: the bytes are written directly
     for off, row, m in zip(offsets, rows, cores):
         core = m.core_id
         hit = w.others(off, off + n, core)
         log.append((core, off, off + n, m.diag.position(core), where))
         if hit is None:
-            buf.span(off, off + n)[:] = row
+            if data is None:
+                buf.span(off, off + n)[:] = row
+            else:
+                data[off:off + n] = row
             w.record(off, off + n, core)
         else:
             buf.race_seen = True
