@@ -97,7 +97,8 @@ class LaunchState:
         """Every core: in lock-step (greenlets, toolkit.engine.lockstep) or one after another."""
         prog, n = self.prog, self.block_dim
         from toolkit.engine.lockstep import run_lockstep, run_serial
-        if prog.mode == "serial" or n == 1:            # "uniform" is for Python kernels: lock-step here           # one after another, cross-core waits honoured
+        # one after another (cross-core waits honoured); "uniform" is for Python kernels: lock-step here
+        if prog.mode == "serial" or n == 1:
             run_serial(ctxs, one_core, prog.arena.buffers(), self.diag, switch)
             return
         stats = run_lockstep(ctxs, prog.ub.rows(n), defined, one_core, prog.arena.buffers(), self.diag, switch)

@@ -176,13 +176,6 @@ class GmBuffer:
             self.undo.append((lo, data[lo:hi].copy()))
         return data[lo:hi]
 
-    def unlogged(self) -> np.ndarray | None:
-        """All the bytes, to write into, when no undo log needs to see the writes (else None: use span)."""
-        if self.undo is not None:
-            return None
-        self._written = True
-        return self.writable()
-
     # -- rolling a uniform attempt back (toolkit.engine.uniform) --------------------------------------
     def checkpoint(self) -> None:
         """Start a point a rollback returns to: an unwritten buffer needs no log (its origin is known:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.engine.percore import PerCore, _same_key
+from toolkit.engine.percore import PerCore, per_core
 from toolkit.engine.runtime import current, enter, leave, one_core
 from toolkit.record.diagnostics import kernel_frame
 from toolkit.record.events import ScalarOp, shared
@@ -209,8 +209,7 @@ def _members_do(group, t: Any, args: Any, fn, kind: str | None) -> Any:
             leave(token)
     if kind is None:
         return None
-    first = _same_key(out[0])
-    return out[0] if all(_same_key(v) == first for v in out) else PerCore(out, kind)
+    return per_core(out, kind)
 
 
 def _group_gm_read(group, t: "GlobalTensor", index: Any) -> Any:
@@ -228,9 +227,8 @@ def _group_gm_read(group, t: "GlobalTensor", index: Any) -> Any:
     if offs.count(offs[0]) == len(offs):
         return _tag(buf.data[offs[0]:offs[0] + n].view(t.dtype)[0].item(), "gm_read")
     idx = np.asarray(offs, dtype=np.int64)[:, None] + np.arange(n)
-    values = buf.data[idx].view(t.dtype)[:, 0].tolist()
-    first = _same_key(values[0])
-    return _tag(values[0], "gm_read") if all(_same_key(v) == first for v in values) else PerCore(values, "gm_read")
+    got = per_core(buf.data[idx].view(t.dtype)[:, 0].tolist(), "gm_read")
+    return got if type(got) is PerCore else _tag(got, "gm_read")
 
 
 class GlobalTensor:
@@ -332,16 +330,12 @@ def gm_write_rows(buf: GmBuffer, offsets: list[int], rows: np.ndarray, cores: li
             gm_write(buf, off, row, m)
         return
     where, w, n = kernel_frame(), buf.writer, rows.shape[1]
-    data = buf.unlogged()                  # no undo log: the bytes are written directly
     for off, row, m in zip(offsets, rows, cores):
         core = m.core_id
         hit = w.others(off, off + n, core)
         log.append((core, off, off + n, m.diag.position(core), where))
         if hit is None:
-            if data is None:
-                buf.span(off, off + n)[:] = row
-            else:
-                data[off:off + n] = row
+            buf.span(off, off + n)[:] = row
             w.record(off, off + n, core)
         else:
             buf.race_seen = True

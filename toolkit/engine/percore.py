@@ -36,11 +36,21 @@ def _same_key(x: Any) -> tuple:
     return (type(x), x.hex() if isinstance(x, float) else x)
 
 
+def agree(values: list) -> bool:
+    """Whether every member has the same value (as :func:`_same_key` judges)."""
+    first = _same_key(values[0])
+    return all(_same_key(v) == first for v in values)
+
+
+def per_core(values: list, kind: str | None = None) -> Any:
+    """The members' results: the one value when they agree, else a :class:`PerCore`."""
+    return values[0] if agree(values) else PerCore(values, kind)
+
+
 def split(values: list, why: str) -> Any:
     """``values[0]`` when every member has that value, else :class:`Divergence` by value."""
-    first = _same_key(values[0])
     try:
-        if all(_same_key(v) == first for v in values):
+        if agree(values):
             return values[0]
         parts: dict[tuple, list[int]] = {}
         for k, v in enumerate(values):
@@ -123,11 +133,7 @@ def collapse(values: np.ndarray) -> Any:
     core alone would have: isinstance checks and formatting see what they expect), else a PerCore."""
     if not isinstance(values, np.ndarray):       # an operand's own type answered (NotImplemented, a scalar)
         return values
-    vals = values.tolist()
-    first = _same_key(vals[0])
-    if _same_key(vals[-1]) == first and all(_same_key(v) == first for v in vals):
-        return vals[0]
-    return PerCore(values)
+    return per_core(values.tolist())
 
 
 def _binary(op: Callable[[Any, Any], Any]) -> tuple[Callable, Callable]:

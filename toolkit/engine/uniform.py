@@ -123,7 +123,6 @@ class GroupRunner:
         if getattr(req, "core", None) is not None:
             raise Unsupported("a VF that runs per core")
         n = len(self.members)
-        run = None
         if not has_percore((req.args, getattr(req, "kwargs", None))):
             run = lambda bctx: req.run(bctx, [req] * n)          # noqa: E731
         elif getattr(req, "gm_offsets_free", False) and not has_percore([a for a in req.args
