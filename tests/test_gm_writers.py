@@ -51,6 +51,18 @@ def test_ranges_answer_as_the_per_byte_shadow(ops):
     assert all(c >= 0 and s < e for s, e, c in runs)
 
 
+@given(writes)
+def test_claim_answers_as_others_then_records_only_a_write_that_met_no_other_core(ops):
+    claimed, ref = GmWriters(SIZE), PerByte(SIZE)
+    for lo, n, core in ops:
+        core, hi = max(core, 0), min(lo + n, SIZE)
+        hit = ref.others(lo, hi, core)
+        assert claimed.claim(lo, hi, core) == hit
+        if hit is None:
+            ref.record(lo, hi, core)
+        assert np.array_equal(claimed.array(), ref.w)
+
+
 def test_one_run_per_writer_and_the_array_views():
     w = GmWriters(1 << 20)
     for row in range(1024):                         # 1024 rows of 1 KiB, 4 cores writing 256 rows each

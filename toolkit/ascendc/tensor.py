@@ -332,11 +332,10 @@ def gm_write_rows(buf: GmBuffer, offsets: list[int], rows: np.ndarray, cores: li
     where, w, n = kernel_frame(), buf.writer, rows.shape[1]
     for off, row, m in zip(offsets, rows, cores):
         core = m.core_id
-        hit = w.others(off, off + n, core)
+        hit = w.claim(off, off + n, core)           # met no other core's bytes: recorded as written
         log.append((core, off, off + n, m.diag.position(core), where))
         if hit is None:
             buf.span(off, off + n)[:] = row
-            w.record(off, off + n, core)
         else:
             buf.race_seen = True
             _store(buf, off, row, core, hit)

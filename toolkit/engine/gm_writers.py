@@ -55,6 +55,19 @@ class GmWriters(NDArrayOperatorsMixin):
                 count += min(self._ends[k], hi) - s
         return None if hit is None else (hit[0], hit[1], count)
 
+    def claim(self, lo: int, hi: int, core: int) -> tuple[int, int, int] | None:
+        """``others(lo, hi, core)``; when that is None, ``record(lo, hi, core)`` too (a write that met
+        no other core's bytes), in one search when no range overlaps [lo, hi) (the usual write)."""
+        if 0 <= lo < hi <= self.size:
+            i = bisect_right(self._ends, lo)
+            if i == len(self._starts) or self._starts[i] >= hi:
+                self._touch(i, lo, hi, core)
+                return None
+        hit = self.others(lo, hi, core)
+        if hit is None:
+            self.record(lo, hi, core)
+        return hit
+
     def later(self, lo: int, hi: int, core: int) -> list[tuple[int, int, int]]:
         """Runs of [lo, hi) last written by a core numbered above ``core``: (start, end, that core).
         A core-by-core run lets such a core write after ``core`` did, so its bytes win."""

@@ -29,6 +29,7 @@ already granted the UB ports gets the port cycles left and ends later (``SharedU
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Callable
 
 from toolkit.machine import Machine
@@ -106,7 +107,7 @@ class DmaCost:
         bw = min(self.own, self.shared / n)
         latency = self.latency + queued / self.shared
         occ = nbytes / bw + max(bursts - 1, 0) * self.burst
-        return int(round(latency)), max(int(round(occ)), 1)
+        return round(latency), max(round(occ), 1)          # floats: round() gives the int
 
 
 def dma_cost(machine: Machine, pipe: str, nbytes: int, bursts: int, n: float = 1.0,
@@ -154,14 +155,21 @@ class _CoreSim:
         return len(self.slices) - 1
 
     def wait(self, pipe: str, t: tuple) -> None:
-        self.free[pipe] = max(self.free[pipe], t)
-        self.done[pipe] = max(self.done[pipe], t)
+        if t > self.free[pipe]:
+            self.free[pipe] = t
+        if t > self.done[pipe]:
+            self.done[pipe] = t
 
     def issue(self, cost: int, what: str) -> None:
-        """The scalar unit spends ``cost`` cycles issuing ``what``."""
+        """The scalar unit spends ``cost`` cycles issuing ``what`` (the hottest step of the timeline:
+        :meth:`add` inlined)."""
         if cost > 0:
-            i = self.add(PIPE_S, what, self.t_s, self.t_s[0] + cost)
-            self.t_s = (self.t_s[0] + cost, i)
+            t = self.t_s[0]
+            if self.detail:
+                self.slices.append(Slice(PIPE_S, what, t, t + cost, _NO_ARGS, self.t_s[1]))
+                self.t_s = (t + cost, len(self.slices) - 1)
+            else:
+                self.t_s = (t + cost, -1)
 
     def signal_time(self, pipe: str) -> tuple:
         """When a flag set now on ``pipe`` fires: once the pipe did its earlier work (and was told to)."""
@@ -172,23 +180,30 @@ class _CoreSim:
 
     # -- events ----------------------------------------------------------------------------------
     def dma(self, ev: Dma) -> None:
-        pipe = ev.pipe
+        pipe, nbytes = ev.pipe, ev.nbytes
         cost = self.dma_costs[pipe]
         self.issue(self.s["dma_issue_cycles"], ev.api)
-        n, queued = self.concurrency(pipe, self.ndma[pipe])
-        self.ndma[pipe] += 1
-        lat, occ = cost(ev.nbytes, ev.bursts, n, queued)
-        start = max(self.free[pipe], self.t_s)
+        k = self.ndma[pipe]
+        self.ndma[pipe] = k + 1
+        n, queued = self.concurrency(pipe, k)
+        lat, occ = cost(nbytes, ev.bursts, n, queued)
+        start, t_s = self.free[pipe], self.t_s
+        if t_s > start:                                   # max(), the first of equals kept
+            start = t_s
+        s0 = start[0]
         for unit in self.shared:
-            occ = unit.dma(pipe, start[0], lat, occ, ev.nbytes)
-        end = start[0] + lat + occ
-        i = self.add(pipe, ev.api, start, end, {"bytes": ev.nbytes, "bursts": ev.bursts, "gm": ev.gm,
-                                                 "cores": round(n, 2), "queued_bytes": round(queued)}
-                     if self.detail else {"bytes": ev.nbytes})
-        self.free[pipe] = (start[0] + occ, i)
-        self.done[pipe] = max(self.done[pipe], (end, i))
-        self.c[cost.sum_key] += end - start[0]
-        self.c[cost.bytes_key] += ev.nbytes
+            occ = unit.dma(pipe, s0, lat, occ, nbytes)
+        end = s0 + lat + occ
+        self.slices.append(Slice(pipe, ev.api, s0, end, {"bytes": nbytes, "bursts": ev.bursts, "gm": ev.gm,
+                                                         "cores": round(n, 2), "queued_bytes": round(queued)}
+                                 if self.detail else {"bytes": nbytes}, start[1]))
+        i = len(self.slices) - 1
+        self.free[pipe] = (s0 + occ, i)
+        if (end, i) > self.done[pipe]:
+            self.done[pipe] = (end, i)
+        c = self.c
+        c[cost.sum_key] += end - s0
+        c[cost.bytes_key] += nbytes
 
     def vf(self, ev: VfCall) -> None:
         s, p = self.s, self.p
@@ -258,9 +273,10 @@ class _CoreSim:
         self.c["scalar_cycles"] += end - start[0]
 
     def sync(self, ev: Sync) -> None:
-        self.issue(self.s["flag_cycles"], f"{'Set' if ev.kind == 'set' else 'Wait'}Flag")
+        kind = ev.kind
+        self.issue(self.s["flag_cycles"], "SetFlag" if kind == "set" else "WaitFlag")
         key = (ev.src, ev.dst, ev.event_id)
-        if ev.kind == "set":
+        if kind == "set":
             self.flags.setdefault(key, []).append(self.signal_time(ev.src))
             return
         pending = self.flags.get(key)
@@ -270,7 +286,8 @@ class _CoreSim:
             src_t = self.signal_time(ev.src)
         src_t = self.latency(src_t)
         if ev.dst == PIPE_S:
-            self.t_s = max(self.t_s, src_t)
+            if src_t > self.t_s:
+                self.t_s = src_t
         else:
             self.wait(ev.dst, src_t)
 
@@ -312,22 +329,28 @@ def core_signature(events: list, streams: dict[int, int], line_bytes: int) -> tu
     its address."""
     out: list[tuple] = []
     lines: set = set()                   # GM data-cache lines read so far: a read enters as hit or miss
+    append = out.append
     for ev in events:
         t = type(ev)
-        if t is VfCall:
+        key = _SIGNATURE_FIELDS.get(t)
+        if key is not None:
+            append(key(ev))
+        elif t is VfCall:
             sid = streams.setdefault(id(ev.instrs), len(streams))
-            out.append((ev.name, ev.launch, ev.nparams, sid, bool(ev.meta.get("scalar_args"))))
-        elif t is Dma:
-            out.append((ev.direction, ev.api, ev.gm, ev.nbytes, ev.bursts))
-        elif t is QueueOp:
-            out.append((ev.op, ev.queue, ev.position, ev.slot))
+            append((ev.name, ev.launch, ev.nparams, sid, bool(ev.meta.get("scalar_args"))))
         elif t is ScalarOp:
-            out.append((ev.kind, ev.nbytes, _dcache_hit(lines, ev, line_bytes) if ev.kind == "gm_read" else None))
-        elif t is Sync:
-            out.append((ev.kind, ev.src, ev.dst, ev.event_id))
+            append((ev.kind, ev.nbytes, _dcache_hit(lines, ev, line_bytes) if ev.kind == "gm_read" else None))
         elif isinstance(ev, PipeBarrier):
-            out.append(("PipeBarrier", ev.pipe))
+            append(("PipeBarrier", ev.pipe))
     return tuple(out)
+
+
+#: the fields of an event that enter :func:`core_signature` as they are (C getters: the hot loop)
+_SIGNATURE_FIELDS = {
+    Dma: attrgetter("direction", "api", "gm", "nbytes", "bursts"),
+    QueueOp: attrgetter("op", "queue", "position", "slot"),
+    Sync: attrgetter("kind", "src", "dst", "event_id"),
+}
 
 
 def rebind(timing: CoreTiming, core: int, events: list) -> CoreTiming:

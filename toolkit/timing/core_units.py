@@ -63,10 +63,14 @@ class SharedUbPorts(CoreUnit):
     def _seen(self, pipe: str, start: int) -> None:
         """Note a request of ``pipe`` at ``start``; drop work that ended before every pipe's latest start
         (each pipe's starts only grow, so no later request can overlap it)."""
-        self.latest[pipe] = max(self.latest[pipe], start)
-        floor = min(self.latest.values())
-        if floor and self.users and self.users[0][1] <= floor:
-            self.users = [u for u in self.users if u[1] > floor]
+        latest = self.latest
+        if start > latest[pipe]:
+            latest[pipe] = start
+        users = self.users
+        if users and users[0][1] <= latest[pipe]:         # else above the floor (<= latest[pipe]) too
+            floor = min(latest.values())
+            if floor and users[0][1] <= floor:
+                self.users = [u for u in users if u[1] > floor]
 
     def _others(self, t0: int, t1: int) -> list[tuple[int, float, float]]:
         """The granted slot use over [t0, t1) as steps (time, reads/cycle, writes/cycle) from t0 on."""
@@ -121,8 +125,15 @@ class SharedUbPorts(CoreUnit):
             return occupancy
         self._seen(pipe, start)
         slots = nbytes / self.access_bytes
-        begin = start + latency if pipe == PIPE_MTE2 else start
-        got = self._grant(begin, occupancy, 0.0 if pipe == PIPE_MTE2 else slots, slots if pipe == PIPE_MTE2 else 0.0)
+        if pipe == PIPE_MTE2:
+            begin, reads, writes = start + latency, 0.0, slots
+        else:
+            begin, reads, writes = start, slots, 0.0
+        if occupancy > 0 and slots > 0 and self.end_max <= begin and slots / occupancy <= self.slots \
+                and writes / occupancy <= self.write_slots:
+            self._record(begin, occupancy, reads, writes)      # _grant's first case, the usual one
+            return occupancy
+        got = self._grant(begin, occupancy, reads, writes)
         self.delay[pipe] += got - occupancy
         return got
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import bisect
 from typing import Callable
 
+import numpy as np
+
 from toolkit.engine.gcpause import no_cycle_collection
 from toolkit.machine import Machine
 from toolkit.record.events import PIPE_MTE2, PIPE_MTE3
@@ -51,6 +53,27 @@ class StepProfile:
         if k < 0:
             return 0.0
         return self.integral[k] + self.level[k] * (t - self.times[k])
+
+    def averages(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """:meth:`average` of every interval [a[i], b[i]) as one array operation (the same float
+        operations in the same order, so the same values)."""
+        if not self.times:
+            return np.zeros(len(a))
+        times, level = np.asarray(self.times, dtype=np.int64), np.asarray(self.level)
+        integral = np.asarray(self.integral)
+
+        def at(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            k = np.searchsorted(times, t, side="right") - 1
+            kk = np.maximum(k, 0)
+            area = np.where(k < 0, 0.0, integral[kk] + level[kk] * (t - times[kk]))
+            return area, np.where(k < 0, 0.0, level[kk])
+
+        area_a, level_a = at(a)
+        area_b, _ = at(b)
+        width = b - a
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = (area_b - area_a) / width
+        return np.where(width <= 0, level_a, mean)
 
     def average(self, a: int, b: int) -> float:
         """Mean level over [a, b) (the level at ``a`` for an empty interval)."""
@@ -123,13 +146,13 @@ def concurrency(timings: list[CoreTiming], machine: Machine,
         own = [in_flight(ct, pipe, window) if queued else None for ct in timings]
         total = QueueProfile(own, counts) if queued else None
         for k, ct in enumerate(timings):
-            rows = []
-            for sl in ct.slices:
-                if sl.pipe != pipe:
-                    continue
-                ahead = total.average(sl.start, sl.end) - own[k].average(sl.start, sl.end) if queued else 0.0
-                rows.append((max(1.0, busy.average(sl.start, sl.end)), max(0.0, ahead)))
-            out[k][pipe] = rows
+            mine = [sl for sl in ct.slices if sl.pipe == pipe]
+            a = np.fromiter((sl.start for sl in mine), dtype=np.int64, count=len(mine))
+            b = np.fromiter((sl.end for sl in mine), dtype=np.int64, count=len(mine))
+            cores = np.maximum(1.0, busy.averages(a, b))
+            ahead = np.maximum(0.0, total.averages(a, b) - own[k].averages(a, b)) if queued \
+                else np.zeros(len(mine))
+            out[k][pipe] = list(zip(cores.tolist(), ahead.tolist()))
     return out
 
 
