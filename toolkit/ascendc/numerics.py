@@ -89,6 +89,12 @@ def _float_to_int(x: np.ndarray, dt: np.dtype, mode: str) -> np.ndarray:
     return r.astype(dt)
 
 
+def bf16_to_f32(x: np.ndarray) -> np.ndarray:
+    """bfloat16 -> float32 exactly: a bfloat16 is the upper half of the float32 with the same bits (NaN
+    payloads included), so the bits are shifted (ml_dtypes' element loop is ~5x slower)."""
+    return (x.view(np.uint16).astype(np.uint32) << 16).view(F32)
+
+
 def convert(x: np.ndarray, dst: np.dtype, mode: str = "RINT", overflow: str = "inf_nan") -> np.ndarray:
     """Convert ``x`` to ``dst`` with rounding ``mode`` (RINT/FLOOR/CEIL/ROUND/TRUNC/NONE/ODD)."""
     src = x.dtype
@@ -97,7 +103,8 @@ def convert(x: np.ndarray, dst: np.dtype, mode: str = "RINT", overflow: str = "i
     if is_floating(dst) and is_floating(src):
         widening = dst.itemsize > src.itemsize or (dst == F32)
         if widening and src.itemsize <= 2:
-            return x.astype(F32).astype(dst)
+            y = bf16_to_f32(x) if src == BF16 else x.astype(F32)
+            return y if dst == F32 else y.astype(dst)
         xf = x.astype(F32)
         if mode == "ODD" and dst in (BF16, F16):
             out = _round_to_odd(xf, dst)

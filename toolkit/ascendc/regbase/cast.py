@@ -108,7 +108,8 @@ def Cast(t: TArgs, dst: RegTensor, src: RegTensor, mask: MaskReg) -> None:
     sdef = src.lane_defined(ws)
     old_id = dst.id
     if ws < wd:                                   # narrow -> wide: pick slot r*j + layout
-        sel = _slots(VL // wd, wd // ws, layout)
+        r = wd // ws                              # a slice where it can be (no fancy-index copy)
+        sel = slice(layout, None, r) if layout < r else _slots(VL // wd, r, layout)
         result = conv(x[:, sel])
         active = mask.lanes(ws)[0][:, sel]
         lane_def = None if sdef is None else sdef[:, sel]

@@ -49,6 +49,10 @@ _SUFFIX_BYTES = {"B8": 1, "B16": 2, "B32": 4}
 _PACK = {"PACK_B16": (2, 1), "PACK_B32": (4, 2), "PACK_B64": (8, 4), "PACK4_B32": (4, 1)}
 
 
+#: an element of B8 / B16 / B32 as one integer
+_ELEMENT = {1: np.uint8, 2: np.uint16, 4: np.uint32}
+
+
 def _place(dist: str, src: np.ndarray, fill: int) -> np.ndarray:
     """Register bytes (B, 256) built from the UB footprint bytes ``src`` (B, n) for one load dist."""
     b, n = src.shape
@@ -59,19 +63,21 @@ def _place(dist: str, src: np.ndarray, fill: int) -> np.ndarray:
     if dist == "BLK":
         return np.tile(src, (1, 8))
     w = _SUFFIX_BYTES[dist.rsplit("_", 1)[1]]
-    out = np.full((b, VL), fill, dtype=src.dtype)
+    # elements moved whole, as w-byte integers (a byte-wise copy with a w-byte inner run is ~10x slower)
+    el = np.ascontiguousarray(src).view(_ELEMENT[w])
     if dist.startswith("US"):
-        return np.repeat(src.reshape(b, -1, w), 2, axis=1).reshape(b, -1)
+        return np.repeat(el, 2, axis=1).view(src.dtype)
     if dist.startswith("DS"):
-        return np.ascontiguousarray(src.reshape(b, -1, w)[:, 0::2]).reshape(b, -1)
+        return np.ascontiguousarray(el[:, 0::2]).view(src.dtype)
+    out = np.full((b, VL), fill, dtype=src.dtype)
     if dist == "UNPACK4_B8":
         out[:, 0::4] = src
         return out
     if dist.startswith("UNPACK"):
-        out.reshape(b, -1, 2 * w)[:, :, :w] = src.reshape(b, -1, w)
+        out.view(_ELEMENT[w]).reshape(b, -1, 2)[:, :, 0] = el
         return out
     if dist.startswith("E2B"):
-        return np.repeat(src.reshape(b, 8, 1, w), 32 // w, axis=2).reshape(b, VL)
+        return np.repeat(el.reshape(b, 8, 1), 32 // w, axis=2).reshape(b, -1).view(src.dtype)
     raise ValueError(dist)
 
 
@@ -229,6 +235,13 @@ def _load_blocks(ctx, rec, t: TArgs, dst: RegTensor, ptr: UbPtr, blk_stride: int
         ptr.addr += rep_stride * 32
 
 
+def _low_part(x: np.ndarray, lane: int, keep: int) -> np.ndarray:
+    """The first ``keep`` bytes of every ``lane``-byte lane of ``x`` (B, 256), packed (B, 256 * keep / lane);
+    moved as keep-byte integers (a byte-wise copy with a short inner run is ~10x slower)."""
+    el = np.ascontiguousarray(x).view(_ELEMENT[keep])
+    return np.ascontiguousarray(el.reshape(x.shape[0], -1, lane // keep)[:, :, 0]).view(x.dtype)
+
+
 def _store_bytes(dist: str, src: RegTensor, w: int) -> tuple[np.ndarray, np.ndarray, int, int]:
     """(bytes to write, per-byte definedness, element width in UB, lane width of the mask)."""
     raw = src.raw
@@ -236,9 +249,7 @@ def _store_bytes(dist: str, src: RegTensor, w: int) -> tuple[np.ndarray, np.ndar
     d = src.defined if src.defined is not None else np.ones((b, VL), dtype=bool)
     if dist.startswith("PACK"):
         lane, keep = _PACK[dist]
-        out = np.ascontiguousarray(raw.reshape(b, -1, lane)[:, :, :keep]).reshape(b, -1)
-        dd = np.ascontiguousarray(d.reshape(b, -1, lane)[:, :, :keep]).reshape(b, -1)
-        return out, dd, keep, lane
+        return _low_part(raw, lane, keep), _low_part(d, lane, keep), keep, lane
     return raw, d, w, w
 
 
