@@ -25,7 +25,7 @@ from toolkit.ascendc.dma import DataCopy
 from toolkit.ascendc.pipe import TBuf, TPipe, TPosition
 from toolkit.ascendc.tensor import GlobalTensor, gm_cast
 from toolkit.engine.launch import gm_alloc, launch, launch_mode
-from toolkit.engine.percore import Divergence, PerCore, specialize
+from toolkit.engine.percore import Divergence, PerCore, agree, specialize
 from toolkit.engine.runtime import GetBlockIdx
 from toolkit.machine import load_machine
 
@@ -70,6 +70,8 @@ def test_percore_needs_agreement_where_one_value_is_used():
         float(PerCore([0.0, -0.0]))
     with pytest.raises(Divergence):
         np.asarray(PerCore([1, 2]))
+    assert agree([7, 7, 7]) and agree(["a", "a"]) and not agree([1, True]) and not agree([1, 1.0])
+    assert not agree([0.0, -0.0]) and agree([float("nan")] * 2) and not agree([2, 2, 3])
     g = GlobalTensor(np.float32)
     g.buf, g.offset, g.count = None, PerCore([0, 64]), PerCore([16, 0])
     assert [specialize(g, k).offset for k in (0, 1)] == [0, 64] and specialize(g, 1).count == 0
