@@ -63,6 +63,23 @@ def test_claim_answers_as_others_then_records_only_a_write_that_met_no_other_cor
         assert np.array_equal(claimed.array(), ref.w)
 
 
+
+@given(writes, st.integers(1, 12))
+def test_claim_rows_stops_at_the_first_row_that_meets_another_core(ops, n):
+    rows, one = GmWriters(SIZE), GmWriters(SIZE)
+    offsets, cores = [lo for lo, _, _ in ops], [max(c, 0) for _, _, c in ops]
+    k = 0
+    while k < len(offsets):
+        j, hit = rows.claim_rows(offsets, n, cores, k)
+        want = next(((i, h) for i in range(k, len(offsets))
+                     if (h := one.claim(offsets[i], offsets[i] + n, cores[i])) is not None), (len(offsets), None))
+        assert (j, hit) == want and rows.ranges() == one.ranges()
+        if j < len(offsets):                      # the caller resolves the conflict: here, the row wins
+            rows.record(offsets[j], offsets[j] + n, cores[j])
+            one.record(offsets[j], offsets[j] + n, cores[j])
+        k = j + 1
+
+
 def test_one_run_per_writer_and_the_array_views():
     w = GmWriters(1 << 20)
     for row in range(1024):                         # 1024 rows of 1 KiB, 4 cores writing 256 rows each

@@ -176,6 +176,19 @@ class GmBuffer:
             self.undo.append((lo, data[lo:hi].copy()))
         return data[lo:hi]
 
+    def put_rows(self, offsets: list[int], rows: np.ndarray) -> None:
+        """``span(offsets[k], offsets[k] + n)[:] = rows[k]`` for every k (n = rows.shape[1]); the buffer made
+        writable once when no undo log watches."""
+        n = rows.shape[1]
+        if self.undo is not None:
+            for off, row in zip(offsets, rows):
+                self.span(off, off + n)[:] = row
+            return
+        data = self.writable()
+        self._written = True
+        for off, row in zip(offsets, rows):
+            data[off:off + n] = row
+
     # -- rolling a uniform attempt back (toolkit.engine.uniform) --------------------------------------
     def checkpoint(self) -> None:
         """Start a point a rollback returns to: an unwritten buffer needs no log (its origin is known:

@@ -329,16 +329,18 @@ def gm_write_rows(buf: GmBuffer, offsets: list[int], rows: np.ndarray, cores: li
         for off, row, m in zip(offsets, rows, cores):
             gm_write(buf, off, row, m)
         return
-    where, w, n = kernel_frame(), buf.writer, rows.shape[1]
-    for off, row, m in zip(offsets, rows, cores):
-        core = m.core_id
-        hit = w.claim(off, off + n, core)           # met no other core's bytes: recorded as written
-        log.append((core, off, off + n, m.diag.position(core), where))
-        if hit is None:
-            buf.span(off, off + n)[:] = row
-        else:
-            buf.race_seen = True
-            _store(buf, off, row, core, hit)
+    where, n = kernel_frame(), rows.shape[1]
+    ids = [m.core_id for m in cores]
+    log.extend([(c, off, off + n, m.diag.position(c), where) for c, off, m in zip(ids, offsets, cores)])
+    k = 0
+    while k < len(offsets):
+        j, hit = buf.writer.claim_rows(offsets, n, ids, k)     # rows k..j-1 met no other core's bytes
+        buf.put_rows(offsets[k:j], rows[k:j])
+        if j == len(offsets):
+            return
+        buf.race_seen = True
+        _store(buf, offsets[j], rows[j], ids[j], hit)
+        k = j + 1
 
 
 def _store(buf: GmBuffer, offset: int, raw: np.ndarray, core: int, hit: tuple | None) -> None:

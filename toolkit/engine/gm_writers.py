@@ -68,6 +68,24 @@ class GmWriters(NDArrayOperatorsMixin):
             self.record(lo, hi, core)
         return hit
 
+    def claim_rows(self, offsets: list[int], n: int, cores: list[int], k: int = 0) -> tuple[int, tuple | None]:
+        """:meth:`claim` of ``n`` bytes at ``offsets[j]`` for ``cores[j]``, j = k, k+1, ... in order, until
+        one meets another core's bytes: (that j, its hit), or (len(offsets), None). The rows before it are
+        recorded; the one that met is not (its caller records it as it resolves the conflict)."""
+        starts, ends, size = self._starts, self._ends, self.size
+        for j in range(k, len(offsets)):
+            lo = offsets[j]
+            hi = lo + n
+            if 0 <= lo < hi <= size:
+                i = bisect_right(ends, lo)
+                if i == len(starts) or starts[i] >= hi:         # no range overlaps: the usual row
+                    self._touch(i, lo, hi, cores[j])
+                    continue
+            hit = self.claim(lo, hi, cores[j])
+            if hit is not None:
+                return j, hit
+        return len(offsets), None
+
     def later(self, lo: int, hi: int, core: int) -> list[tuple[int, int, int]]:
         """Runs of [lo, hi) last written by a core numbered above ``core``: (start, end, that core).
         A core-by-core run lets such a core write after ``core`` did, so its bytes win."""
