@@ -139,3 +139,18 @@ def test_scalar_atomics_return_the_old_value(ctx):
     assert atomic.AtomicAdd(f, 0.5) == 1.25 and f.buf.data.view(F32)[0] == 1.75
     with pytest.raises(TypeError):
         atomic.AtomicCas(f, 1.0, 2.0)          # Cas / Exch take uint32 / uint64
+
+
+def test_any_dma_mode_is_true_exactly_when_some_core_has_a_dma_atomic_mode():
+    """A group's check decodes each distinct CTRL value once; it must agree with dma_mode core by core,
+    over every 3-bit type field and 2-bit op field (valid and reserved codes)."""
+    class Core:
+        def __init__(self, ctrl):
+            self.state = {} if ctrl is None else {"ctrl": ctrl}
+
+    values = [None] + [atomic.CTRL_RESET | t << 6 | op << 9 for t in range(8) for op in range(4)]
+    for v in values:
+        for other in (None, values[-1]):
+            cores = [Core(None), Core(v), Core(other)]
+            assert atomic.any_dma_mode(cores) == any(atomic.dma_mode(c) is not None for c in cores)
+    assert not atomic.any_dma_mode([Core(None), Core(atomic.CTRL_RESET)])

@@ -130,6 +130,12 @@ def GetStoreAtomicConfig(atomic_type: Any, atomic_op: Any) -> None:
     atomic_op.value = value >> _OP_SHIFT & 0x3
 
 
+def any_dma_mode(cores: list) -> bool:
+    """Whether some of ``cores`` has a DMA atomic mode set (each distinct CTRL value decoded once)."""
+    values = {m.state.get("ctrl", CTRL_RESET) for m in cores}
+    return any(0 < value >> _TYPE_SHIFT & 0x7 <= len(_CONFIG_TYPES) for value in values)
+
+
 def dma_mode(ctx) -> AtomicMode | None:
     """The core's DMA atomic mode (from its CTRL register), or None."""
     value = ctx.state.get("ctrl", CTRL_RESET)

@@ -24,7 +24,7 @@ from toolkit.engine.runtime import current, enter, leave
 from toolkit.record.diagnostics import SOURCE_LOCATION, WARNING, KernelAbort, kernel_frame
 from toolkit.record.events import Dma
 
-from .atomic import dma_mode, gm_combine
+from .atomic import any_dma_mode, dma_mode, gm_combine
 from .dma_loop import (  # noqa: F401 (the API)
     DataCopyMVType,
     LoopModeParams,
@@ -285,7 +285,7 @@ def _to_gm(ctx, mv: _Move, alive: list) -> None:
                 put(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
 
     bufs = {id(g.buf) for _, g in alive}
-    if undefined is None and contiguous_gm and len(bufs) == 1 and all(dma_mode(m) is None for m, _ in alive):
+    if undefined is None and contiguous_gm and len(bufs) == 1 and not any_dma_mode([m for m, _ in alive]):
         r0 = int(rel[0])                        # the usual group: plain rows into one buffer
         gm_write_rows(alive[0][1].buf, [g.offset + r0 for _, g in alive], data, [m for m, _ in alive])
         return

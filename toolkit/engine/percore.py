@@ -41,7 +41,7 @@ def agree(values: list) -> bool:
     first = values[0]
     t = type(first)
     if t is not float and type(values) is list:      # the usual case (ints, strings) at C speed
-        return all(type(v) is t for v in values) and values.count(first) == len(values)
+        return values.count(first) == len(values) and len(set(map(type, values))) == 1
     first = _same_key(first)
     return all(_same_key(v) == first for v in values)
 

@@ -209,7 +209,8 @@ class _CoreSim:
         s, p = self.s, self.p
         timing = self.vf_timing(ev)
         self.issue(s["membase_call_cycles"] if ev.launch == "membase" else s["vf_call_cycles"], ev.name)
-        if self.pending_read is not None and not ev.meta.get("scalar_args"):
+        scalar_args = ev.meta.get("scalar_args")
+        if self.pending_read is not None and not scalar_args:
             self.t_s = max(self.t_s, self.pending_read)      # a value computed from the read feeds the call
         self.pending_read = None
         pushes = -(-ev.nparams // p["params_per_push"]) if ev.nparams else 0
@@ -218,7 +219,7 @@ class _CoreSim:
         self.c["push_pb_cycles"] += push
         start = max(self.free[PIPE_V], self.t_s)
         body_start = start[0]
-        if ev.meta.get("scalar_args") and self.last_ub_read is not None:
+        if scalar_args and self.last_ub_read is not None:
             # a parameter read by the scalar unit just before: the push waits inside the PUSHQ slice
             body_start = max(body_start, self.last_ub_read[1])
         # back to back, a VF's start-up overlaps the previous VF (``cycles``); after an idle vector pipe
