@@ -12,7 +12,6 @@ import numpy as np
 from toolkit.ascendc.itervec import BATCH, NotBatchable
 from toolkit.ascendc.tensor import UbPtr
 from toolkit.engine.runtime import current
-from toolkit.record.diagnostics import kernel_frame
 from toolkit.record.events import BLOCK_STRIDED
 
 from .template import TArgs, template
