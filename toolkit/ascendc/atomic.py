@@ -132,13 +132,16 @@ def GetStoreAtomicConfig(atomic_type: Any, atomic_op: Any) -> None:
 
 def any_dma_mode(cores: list) -> bool:
     """Whether some of ``cores`` has a DMA atomic mode set (each distinct CTRL value decoded once)."""
-    values = {m.state.get("ctrl", CTRL_RESET) for m in cores}
-    return any(0 < value >> _TYPE_SHIFT & 0x7 <= len(_CONFIG_TYPES) for value in values)
+    return any(_decode(v) is not None for v in {m.state.get("ctrl", CTRL_RESET) for m in cores})
 
 
 def dma_mode(ctx) -> AtomicMode | None:
     """The core's DMA atomic mode (from its CTRL register), or None."""
-    value = ctx.state.get("ctrl", CTRL_RESET)
+    return _decode(ctx.state.get("ctrl", CTRL_RESET))
+
+
+def _decode(value: int) -> AtomicMode | None:
+    """The DMA atomic mode a CTRL value selects (CTRL[8:6] type, CTRL[10:9] op), or None."""
     code = value >> _TYPE_SHIFT & 0x7
     if not 0 < code <= len(_CONFIG_TYPES):
         return None

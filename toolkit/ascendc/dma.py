@@ -285,9 +285,10 @@ def _to_gm(ctx, mv: _Move, alive: list) -> None:
                 put(g.buf, g.offset + int(rel[b]), data[k, b * mv.length:(b + 1) * mv.length])
 
     bufs = {id(g.buf) for _, g in alive}
-    if undefined is None and contiguous_gm and len(bufs) == 1 and not any_dma_mode([m for m, _ in alive]):
+    members = [m for m, _ in alive]
+    if undefined is None and contiguous_gm and len(bufs) == 1 and not any_dma_mode(members):
         r0 = int(rel[0])                        # the usual group: plain rows into one buffer
-        gm_write_rows(alive[0][1].buf, [g.offset + r0 for _, g in alive], data, [m for m, _ in alive])
+        gm_write_rows(alive[0][1].buf, [g.offset + r0 for _, g in alive], data, members)
         return
     for k, (m, g) in enumerate(alive):          # each core's own context is passed, not made current
         write(k, m, g)

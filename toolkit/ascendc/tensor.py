@@ -331,12 +331,7 @@ def gm_write_rows(buf: GmBuffer, offsets: list[int], rows: np.ndarray, cores: li
         return
     where, n = kernel_frame(), rows.shape[1]
     ids = [m.core_id for m in cores]
-    diag = cores[0].diag
-    if all(m.diag is diag for m in cores):            # the usual group: one launch's diagnostics
-        pos = diag.positions(ids)
-    else:
-        pos = [m.diag.position(c) for c, m in zip(ids, cores)]
-    log.extend([(c, off, off + n, p, where) for c, off, p in zip(ids, offsets, pos)])
+    log.extend([(c, off, off + n, m.diag.position(c), where) for c, off, m in zip(ids, offsets, cores)])
     k = 0
     while k < len(offsets):
         j, hit = buf.writer.claim_rows(offsets, n, ids, k)     # rows k..j-1 met no other core's bytes

@@ -205,11 +205,6 @@ class Diagnostics:
         """Where a report ``core`` made now would sort: before its next report, after its last one."""
         return (-1 if core is None else core, self._seq.get(core, 0) - 0.5)
 
-    def positions(self, cores: list[int]) -> list[tuple]:
-        """:meth:`position` of each of ``cores`` (core numbers, not None)."""
-        seq = self._seq.get
-        return [(c, seq(c, 0) - 0.5) for c in cores]
-
     def add(self, diag: Diagnostic) -> None:
         self._items.append(diag)
 

@@ -143,12 +143,7 @@ class SharedUbPorts(CoreUnit):
         self._seen(PIPE_V, start)
         reads, writes = timing.ub_port_cycles
         # a VF store keeps its banks ``store_bank_cycles`` (the VF's own port rule): that much of the slots
-        r, w, length = float(reads + writes * (self.store_hold - 1)), float(writes), end - start
-        if length > 0 and r + w > 0 and self.end_max <= start and r / length + w / length <= self.slots \
-                and w / length <= self.write_slots:
-            self._record(start, length, r, w)          # _grant's first case (nothing granted overlaps)
-            return end
-        got = self._grant(start, length, r, w)
+        got = self._grant(start, end - start, float(reads + writes * (self.store_hold - 1)), float(writes))
         self.delay[PIPE_V] += start + got - end
         return start + got
 
