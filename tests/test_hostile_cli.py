@@ -223,7 +223,9 @@ def _cpu_seconds(pid: int) -> float:
 def test_row8_interrupt_during_the_run(tmp_path, sig, code):
     if not os.path.exists("/proc/self/stat"):
         pytest.skip("needs /proc to tell when the run is under way")
-    proc = _popen(KV, "--json", "r.json", "--trace", "t.json", cwd=tmp_path)
+    # --batch 32: the run lasts about 3 s of CPU past the 0.9 s mark, so a loaded machine polling late
+    # still interrupts it mid-run (the default case, about 1.4 s in all, could finish first)
+    proc = _popen(KV, "--batch", "32", "--json", "r.json", "--trace", "t.json", cwd=tmp_path)
     interrupt_when(proc, lambda: _cpu_seconds(proc.pid) > 0.9, sig)       # past the imports, inside the run
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == code and err == "migrate-check: interrupted\n" and out == ""
