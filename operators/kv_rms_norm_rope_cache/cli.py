@@ -32,7 +32,9 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 @output_options("json", "trace", "html")
 @force_option
 @click.option("--advise", is_flag=True, help="sweep ubFactor (every value that fits) and name the change that buys most")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes of the --advise sweep")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="processes: the backends side by side (default: one each on a large case, as CPUs allow) "
+                   "and the --advise sweep's workers")
 @click.option("--precision-envelope", "envelope", is_flag=True,
               help="rerun each backend with Div/Sqrt/Exp/Ln/Rsqrt/Reciprocal results moved within their ulp "
                    "bounds (machine file [envelope]); report the worst per output, gate on it")
@@ -43,7 +45,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     """KvRmsNormRopeCache: MemBase vs RegBase, golden gate, UB budget, cycles."""
     from toolkit.harness.data import user_input
     from toolkit.harness.envelope import reruns
-    from toolkit.harness.lineup import Lineup
+    from toolkit.harness.forked import run_lineup
 
     from . import host
     from .envelope import kv_envelope
@@ -58,14 +60,15 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
         case = host.load_case(params, data_dir)
     machine = load_machine()
     rounds = 1 + (len(reruns(machine, envelope_seeds)) if envelope else 0)
+    views = tuple(v for v, out in (("trace", "trace"), ("timeline", "html")) if out in plan)
     with _progress(params, machine, len(backends) * rounds) as line:
-        runs = _run_backends(params, case, machine, backends)
+        lineup = run_lineup(_backend_runs(params, case, machine, backends), machine, views=views,
+                            workers=_workers(params, len(backends), jobs))
         if envelope:
             line.update(line.done, note="precision envelope")
             env = kv_envelope(params, case, machine, backends, envelope_seeds)
         del case                             # gated: the inputs and goldens are not needed any more
-        line.update(line.done, note="cycle model")
-        lineup = Lineup(runs, machine)
+    runs = lineup.runs
     report = _report_json(params, lineup)
     if envelope:
         report["precision_envelope"] = env
@@ -83,16 +86,33 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
                   + _advice_text(report), report["passed"])
 
 
-def _run_backends(params, case: dict, machine, backends: list[str]) -> dict:
-    """Each backend run and gated in turn; its output bytes are dropped once compared (the report reads
-    the comparisons), so a long run does not hold one backend's outputs while the next one runs."""
+def _backend_runs(params, case: dict, machine, backends: list[str]) -> dict:
+    """backend -> the function that runs and gates it; its output bytes are dropped once compared (the
+    report reads the comparisons), so a long run does not hold one backend's outputs while the next one runs."""
     from . import host
 
-    runs = {}
-    for b in backends:
-        runs[b] = host.run_backend(b, params, case, machine)
-        runs[b].outputs.clear()
-    return runs
+    def run(b: str):
+        r = host.run_backend(b, params, case, machine)
+        r.outputs.clear()
+        return r
+
+    return {b: (lambda b=b: run(b)) for b in backends}
+
+
+#: rows (batch x num_head x seq) from which the backends run side by side by default: about 0.5 s of
+#: emulation each on the bench machine; below it a worker's fork and start cost a good part of what it saves
+SIDE_BY_SIDE_ROWS = 4096
+
+
+def _workers(params, n_backends: int, jobs: int | None) -> int:
+    """Processes the backends run in: ``--jobs`` when given, else one per backend (at most the usable
+    CPUs) for a case of :data:`SIDE_BY_SIDE_ROWS` rows or more, else one."""
+    from toolkit.harness.forked import usable_cpus
+
+    if jobs is not None:
+        return jobs
+    rows = params.batch * params.num_head * params.seq
+    return min(n_backends, usable_cpus()) if rows >= SIDE_BY_SIDE_ROWS else 1
 
 
 def _progress(params, machine, n_backends: int):

@@ -3,7 +3,6 @@ pipe timelines of the slowest cores, VF table, diagnostics, and the advisor when
 from __future__ import annotations
 
 from toolkit.views import html_report as H
-from toolkit.views.timeline import slowest_core_timeline
 
 from . import host
 
@@ -32,8 +31,7 @@ def kv_page(params: host.KvParams, report: dict, lineup) -> str:
     outputs = [[b, n, o["errors"], H.max_diff_text(o["max_diff"]), f"{o['precision']:.6f}%"]
                for b, r in backends.items() for n, o in r["outputs"].items()]
     advisor = [a["line"] for a in (report.get("advisor") or {}).values()]
-    timelines = {b: (slowest_core_timeline(t) if not runs[b].launch.aborted else None)
-                 for b, t in lineup.timings.items()}
+    timelines = {b: lineup.view("timeline", b) for b in runs}
     t = report["tiling"]
     gates = [row for run in runs.values() for row in run.gate_rows(host.GOLDEN)]
     sections = [

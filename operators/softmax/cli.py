@@ -50,9 +50,7 @@ def softmax_command(ctx: click.Context, total_m, total_n, single_core_m, seed, d
                                         "seed": seed, "blocks": shape.blocks, "data_dir": data_dir}}, "variants")
     contents = {"json": dump_json(report)}
     if "trace" in plan:
-        from toolkit.views.trace import launch_trace, merge_traces
-        contents["trace"] = dump_json(merge_traces([launch_trace(v, lineup.timings[v], lineup.model, k * 1000)
-                                                    for k, v in enumerate(lineup.runs)]))
+        contents["trace"] = dump_json(lineup.trace())
     return finish(plan, contents, lambda: lineup.text("UB plan (bytes)", cite_clock=True), report["passed"])
 
 

@@ -12,7 +12,6 @@ cores or launches.
 """
 from __future__ import annotations
 
-import contextvars
 import sys
 import threading
 import time
@@ -58,14 +57,15 @@ class ProgressLine:
         self.note = ""
         self._last = float("-inf")
         self._width = 0                        # characters on screen (0: nothing shown)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         try:
             self.enabled = bool(self.stream.isatty())
         except (AttributeError, ValueError, OSError):
             self.enabled = False
 
     def advance(self, units: float = 1.0, note: str | None = None) -> None:
-        self.update(self.done + units, note)
+        with self._lock:                       # a lineup's worker reports from a thread of its own
+            self.update(self.done + units, note)
 
     def update(self, done: float, note: str | None = None) -> None:
         self.done = done

@@ -18,6 +18,11 @@ def core_done(core: int, block_num: int) -> None:
         listener(core, block_num)
 
 
+def current_listener() -> CoreListener | None:
+    """The listener of this context (a worker process of a lineup forwards its cores to it)."""
+    return _LISTENER.get()
+
+
 @contextmanager
 def listening(listener: CoreListener) -> Iterator[None]:
     """Send the :func:`core_done` calls made inside the block to ``listener``."""

@@ -99,11 +99,14 @@ def launch_trace(label: str, kt, model: TimingModel, pid_base: int = 0) -> dict:
 
 
 def merge_traces(traces: list[dict]) -> dict:
-    """One trace of several (their processes are already numbered apart)."""
+    """One trace of several whose processes are numbered apart, in increasing order: the metadata events
+    of all, then the slices of all, which is the order :meth:`TraceBuilder.to_json` gives one trace of
+    them all (its slices sorted by process, then time)."""
     if not traces:
         return {"traceEvents": [], "displayTimeUnit": "ns"}
     out = dict(traces[0])
-    out["traceEvents"] = [e for t in traces for e in t["traceEvents"]]
+    events = [e for t in traces for e in t["traceEvents"]]
+    out["traceEvents"] = [e for e in events if e["ph"] == "M"] + [e for e in events if e["ph"] != "M"]
     return out
 
 

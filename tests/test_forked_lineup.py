@@ -1,0 +1,141 @@
+"""toolkit.harness.forked: the variants of a lineup side by side in forked workers give the report a run
+in this process gives (JSON, text, trace, timelines), their cores reach the progress listener, an error
+in a worker is raised here, a worker that dies has its variant run here, and an interrupted command
+leaves no worker behind."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from _hostile import KV, MAIN, invoke, interrupt_when
+from test_harness import add_one, case, check, plan_of
+
+from toolkit.engine.listeners import listening
+from toolkit.harness.forked import can_fork, run_lineup
+from toolkit.harness.run import run_case
+from toolkit.machine import load_machine
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="needs the fork start method")
+
+
+@pytest.fixture(scope="module")
+def machine():
+    return load_machine()
+
+
+def _variants(machine, blocks=(2, 3, 1)):
+    def make(v, n):
+        c = case(n)
+        return lambda: run_case(add_one, n, c, check(c), variant=v, label=f"{v}/label", ub=plan_of(machine),
+                                machine=machine)
+    return {f"v{k}": make(f"v{k}", n) for k, n in enumerate(blocks)}
+
+
+def _report(lineup) -> tuple:
+    return (lineup.to_json({}, "variants"), lineup.text("UB plan (bytes)"), lineup.trace(),
+            {k: lineup.view("timeline", k) for k in lineup.runs})
+
+
+def test_side_by_side_gives_the_report_of_one_process(machine):
+    here = run_lineup(_variants(machine), machine, workers=1)
+    away = run_lineup(_variants(machine), machine, workers=3, views=("trace", "timeline"))
+    assert not away.timings.keys() & {"v1", "v2"} and "v0" in away.timings     # v1, v2 were timed in workers
+    assert _report(away) == _report(here)
+    assert away.runs["v1"].launch.machine is machine and away.runs["v1"].events == []   # sent without events
+    assert all(r.passed for r in away.runs.values())
+
+
+def test_a_view_not_asked_of_a_worker_is_refused(machine):
+    lineup = run_lineup(_variants(machine, (2, 2)), machine, workers=2)
+    lineup.view("trace", "v0")                                              # timed here: made when asked
+    with pytest.raises(LookupError, match="v1: the worker that timed it was not asked for its trace"):
+        lineup.view("trace", "v1")
+
+
+def test_the_cores_of_every_worker_reach_the_listener(machine):
+    seen: dict[int, list] = {1: [], 3: []}
+    for workers, got in seen.items():
+        with listening(lambda core, block_num: got.append((core, block_num))):
+            run_lineup(_variants(machine), machine, workers=workers)
+    assert sorted(seen[3]) == sorted(seen[1]) == [(0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+
+
+def test_an_error_in_a_worker_is_raised_here(machine):
+    def broken():
+        raise ValueError(f"no such tile in process {os.getpid()}")
+
+    variants = {**_variants(machine, (2,)), "bad": broken}
+    with pytest.raises(ValueError, match="no such tile in process") as err:
+        run_lineup(variants, machine, workers=2)
+    assert str(os.getpid()) not in str(err.value)                           # it was raised in the worker
+
+
+def test_a_worker_that_dies_has_its_variant_run_here(machine):
+    parent, ran = os.getpid(), []
+    good = _variants(machine, (2, 3))
+
+    def dies_away():
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        ran.append(os.getpid())
+        return good["v1"]()
+
+    lineup = run_lineup({"v0": good["v0"], "v1": dies_away}, machine, workers=2)
+    assert ran == [parent] and "v1" in lineup.timings
+    assert _report(lineup) == _report(run_lineup(good, machine, workers=1))
+
+
+def test_kv_backends_side_by_side_give_the_same_outputs(tmp_path):
+    files = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        out.mkdir()
+        code, _, err = invoke(KV, "--batch", "2", "--seq", "32", "--jobs", jobs, "--json", str(out / "r.json"),
+                              "--trace", str(out / "t.json"), "--html", str(out / "p.html"))
+        assert code == 0, err
+        files[jobs] = {p.name: p.read_bytes() for p in out.iterdir()}
+    for got in files.values():          # the SVG ids count the charts this process drew (toolkit.views.charts)
+        got["p.html"] = re.sub(rb"\b[a-z][0-9a-f]{10}\b", b"id", got["p.html"])
+    assert files["1"] == files["2"] and json.loads(files["2"]["r.json"])["passed"]
+
+
+def _children(pid: int) -> set[int]:
+    kids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.add(int(entry))
+            except (OSError, IndexError, ValueError):
+                continue
+    return kids
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_side_by_side_run_leaves_no_worker(tmp_path, sig, code):
+    if not os.path.exists("/proc/self/stat"):
+        pytest.skip("needs /proc to find the worker")
+    proc = subprocess.Popen([sys.executable, "-c", MAIN["migrate-check"], KV, "--batch", "32", "--jobs", "2",
+                             "--json", "r.json"], cwd=tmp_path, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    workers: set[int] = set()
+
+    def running() -> bool:
+        workers.update(_children(proc.pid))
+        return bool(workers)
+
+    interrupt_when(proc, running, sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == code and err == "migrate-check: interrupted\n" and out == ""
+    assert os.listdir(tmp_path) == []
+    end = time.monotonic() + 5
+    while any(os.path.exists(f"/proc/{w}") for w in workers) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not [w for w in workers if os.path.exists(f"/proc/{w}")]
