@@ -63,7 +63,8 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     views = tuple(v for v, out in (("trace", "trace"), ("timeline", "html")) if out in plan)
     with _progress(params, machine, len(backends) * rounds) as line:
         lineup = run_lineup(_backend_runs(params, case, machine, backends), machine, views=views,
-                            workers=_workers(params, len(backends), jobs))
+                            workers=_workers(params, len(backends), jobs),
+                            stage=lambda note: line.update(line.done, note=note))
         if envelope:
             line.update(line.done, note="precision envelope")
             env = kv_envelope(params, case, machine, backends, envelope_seeds)

@@ -153,10 +153,11 @@ def _restore(timed: Timed, machine: Machine) -> Timed:
 
 
 def run_lineup(variants: Mapping[str, Callable[[], Run]], machine: Machine, *, workers: int = 1,
-               views: tuple[str, ...] = ()) -> Lineup:
+               views: tuple[str, ...] = (), stage: Callable[[str], None] = lambda _: None) -> Lineup:
     """The :class:`Lineup` of ``variants`` (name -> a function that runs it): with ``workers`` > 1 the
-    variants after the first (up to ``workers - 1`` of them) each run in a worker, the rest here;
-    ``views``: what the workers make of their timings (``trace``, ``timeline``), all the report needs."""
+    variants after the first (up to ``workers - 1`` of them) each run in a worker, the rest here (all
+    run, then all timed: ``stage("cycle model")`` between); ``views``: what the workers make of their
+    timings (``trace``, ``timeline``), all the report needs."""
     names = list(variants)
     model = TimingModel(machine)
     away = names[1:max(workers, 1)] if can_fork() else []
@@ -168,9 +169,11 @@ def run_lineup(variants: Mapping[str, Callable[[], Run]], machine: Machine, *, w
     timings = {}
     with ExitStack() as stack:
         workers_ = {n: stack.enter_context(Forked(lambda n=n: job(n))) for n in away}
-        for index, n in enumerate(names):
-            if n not in workers_:
-                timings[n], timed[n] = time_run(variants[n](), index, model)
+        here = {n: variants[n]() for n in names if n not in workers_}
+        stage("cycle model")
+        for n, run in here.items():
+            timings[n], timed[n] = time_run(run, names.index(n), model)
+        del here
         for n, worker in workers_.items():
             try:
                 timed[n] = _restore(worker.result(), machine)
