@@ -14,7 +14,9 @@ Three tables, measured in one run on the same machine:
   memory the run adds per row (resident set sampled during the run minus before it); then the headline
   command ``migrate-check kv_rms_norm_rope_cache --batch B --seq S`` as a user runs it (a fresh process,
   CLI start included): wall time, per row, multiple of the golden, peak resident set and its growth per
-  row over the smallest size.
+  row over the smallest size; and, as the command runs its backends side by side from 4096 rows (a
+  forked worker: ``toolkit.harness.forked``), the peak proportional set size of it and its worker
+  (``/proc/PID/smaps_rollup``, sampled; shared pages counted once) and its growth per row.
 * **elementwise** (``--elementwise-only``: this row alone): our GeLU kernel (operators/elementwise/gelu_tanh.py:
   13 vector ops per element, one VF per row, 128 hardware-loop iterations per VF) on x[8192, 8192] fp32 over
   64 cores (``--elementwise-rows N``: N rows; ``--quick``: 1024). In a fresh process: the emulation (GM
@@ -138,22 +140,63 @@ def child(backend: str, batch: int, seq: int) -> dict:
             "kernel_cycles": summary.get("kernel_cycles"), "growth_bytes": mem.peak - before}
 
 
-def spawn(cmd: list[str], env: dict | None = None) -> tuple[float, int, str]:
+def _tree_pss_bytes(pid: int) -> int:
+    """Proportional set size of ``pid`` and every process below it (shared pages counted once in all: a
+    forked worker's pages it shares with the parent are not counted twice); 0 once it is gone."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("Pss:")) * 1024
+            for tid in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{tid}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except (OSError, StopIteration, ValueError):
+            continue
+    return total
+
+
+class TreePeak(RssPeak):
+    """Highest :func:`_tree_pss_bytes` of a process tree while the block runs (every ``interval`` s)."""
+
+    def __init__(self, pid: int, interval: float = 0.02):
+        super().__init__(interval)
+        self.pid = pid
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, _tree_pss_bytes(self.pid))
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> "TreePeak":
+        self.peak = 0
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def spawn(cmd: list[str], env: dict | None = None) -> tuple[float, int, str, int]:
     """Run ``cmd`` in a fresh process (``env``: variables added): (wall seconds, its peak resident set in
-    bytes, its stdout)."""
+    bytes, its stdout, the peak PSS of it and its workers in bytes: 0 where /proc cannot tell)."""
     with tempfile.TemporaryFile("w+") as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, text=True,
                                 env={**os.environ, **env} if env else None)
-        out = proc.stdout.read()
-        proc.stdout.close()
-        _, status, usage = os.wait4(proc.pid, 0)
+        with TreePeak(proc.pid) as tree:
+            out = proc.stdout.read()
+            proc.stdout.close()
+            _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode not in (0, 1):
             err.seek(0)
             raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {err.read().strip()[-400:]}")
-    return wall, usage.ru_maxrss * 1024, out
+    return wall, usage.ru_maxrss * 1024, out, tree.peak
 
 
 def _migrate_check() -> list[str]:
@@ -176,8 +219,8 @@ def measure_size(rows: int, repeat: int) -> dict:
     for backend in BACKENDS:
         out[backend] = json.loads(spawn(me + [backend, str(batch), str(seq)])[2])
     shape = [] if (batch, seq) == SIZES[1024] else ["--batch", str(batch), "--seq", str(seq)]
-    wall, peak, _ = spawn(_migrate_check() + ["kv_rms_norm_rope_cache", *shape])
-    out["command"] = {"wall_s": wall, "peak_rss_bytes": peak}
+    wall, peak, _, tree = spawn(_migrate_check() + ["kv_rms_norm_rope_cache", *shape])
+    out["command"] = {"wall_s": wall, "peak_rss_bytes": peak, "peak_tree_pss_bytes": tree}
     return out
 
 
@@ -199,6 +242,9 @@ def derive(results: list[dict]) -> None:
         c["x_golden"] = c["wall_s"] / g
         c["growth_kb_per_row"] = ((c["peak_rss_bytes"] - base["command"]["peak_rss_bytes"])
                                   / (rows - base["rows"]) / 1024 if r is not base else None)
+        tree, tree0 = c.get("peak_tree_pss_bytes"), base["command"].get("peak_tree_pss_bytes")
+        c["tree_growth_kb_per_row"] = ((tree - tree0) / (rows - base["rows"]) / 1024
+                                       if r is not base and tree and tree0 else None)
 
 
 def scaling_table(results: list[dict]) -> str:
@@ -211,9 +257,11 @@ def scaling_table(results: list[dict]) -> str:
                          f"{b['total_ms_per_row']:9.3f} {b['x_golden']:8.0f}x {b['growth_kb_per_row']:10.1f}")
         c = r["command"]
         growth = "-" if c["growth_kb_per_row"] is None else f"{c['growth_kb_per_row']:.1f} KB/row"
+        tree = "-" if c["tree_growth_kb_per_row"] is None else f"{c['tree_growth_kb_per_row']:.1f} KB/row"
         lines.append(f"{r['rows']:>6} {'command':9} wall {c['wall_s']:.2f} s = {c['ms_per_row']:.3f} ms/row = "
                      f"{c['x_golden']:.0f}x golden ({r['golden_us_per_row']:.2f} us/row), peak RSS "
-                     f"{c['peak_rss_bytes'] / 2**20:.0f} MB, growth {growth}")
+                     f"{c['peak_rss_bytes'] / 2**20:.0f} MB, growth {growth}; with its worker (PSS) "
+                     f"{c['peak_tree_pss_bytes'] / 2**20:.0f} MB, growth {tree}")
     return "\n".join(lines)
 
 
