@@ -28,6 +28,7 @@ from tests.asc_hostile_support import (
     interrupt,
     no_leftovers,
     private_cache,
+    processes_mentioning,
     tool,
     wait_for_children,
     warm_runtime,
@@ -66,6 +67,34 @@ def test_row01_signals_end_the_compiler_and_the_sweep_workers(tmp_path):
     assert code == 130 and took < 8, (code, err, took)
     assert not no_leftovers(str(tmp_path)), "a worker or compiler outlived the sweep (or started after it)"
     assert list(tmpdir.iterdir()) == []
+
+
+HANGS = ("#include <cstdio>\n#include <cstdlib>\n#include <unistd.h>\nint main(int argc, char** argv) {\n"
+         "    std::system(\"sleep 27.1717 &\");\n    for (;;) pause();\n}\n")
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_row01_signals_end_both_programs_of_a_side_by_side_compare(tmp_path, runtime, sig, code):
+    a, b = (write_bytes(tmp_path / name / "hangs.asc", HANGS) for name in ("a", "b"))
+    build(a), build(b)
+    proc = tool("compare", str(a), str(b), "--jobs", "2")
+    end = time.monotonic() + 60
+    while len(processes_mentioning("27.1717")) < 2:              # both programs are running
+        assert proc.poll() is None and time.monotonic() < end, proc.communicate()
+        time.sleep(0.05)
+    got, err, took = interrupt(proc, sig)
+    assert got == code and err.strip().endswith("interrupted") and took < 5, (got, err, took)
+    assert not no_leftovers("27.1717", 0.5) and not no_leftovers(str(tmp_path), 0.3)
+
+
+def test_row01_a_build_error_beside_a_running_program_stops_it(tmp_path, runtime):
+    bad = write_bytes(tmp_path / "bad.asc", "int main() { return ; }\n")
+    hangs = write_bytes(tmp_path / "h" / "hangs.asc", HANGS.replace("27.1717", "28.1717"))
+    build(hangs)
+    t0 = time.monotonic()
+    code, _, err = invoke("compare", str(bad), str(hangs), "--jobs", "2")
+    assert_error_line(code, err, "migrate-check", f"{bad}:1:")
+    assert time.monotonic() - t0 < 30 and not no_leftovers("28.1717", 0.5)
 
 
 # -- row 2: an interrupted first build leaves nothing in the cache --------------------------------------

@@ -68,3 +68,18 @@ def test_compare_of_the_two_sources(runs, ports, capsys):
     assert pair["speedup"] == round(m / r, 3)
     assert {o["arg"] for o in pair["outputs"]} == {"k_cache", "v_cache", "k_out", "v_out"}
     assert all(o["mismatches"] == 0 and o["max_abs_diff"] <= 6e-2 for o in pair["outputs"])
+
+
+@needs_compiler
+def test_compare_side_by_side_equals_one_after_the_other(runs, tmp_path):
+    """The two programs run side by side (two threads, the default on two CPUs) or one after the other
+    (--jobs 1): the same report, JSON and trace."""
+    got = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        out.mkdir()
+        code = main(["compare", str(ASC / "membase" / "full_load.asc"), str(ASC / "regbase" / "full_load.asc"),
+                     "--jobs", jobs, "--json", str(out / "r.json"), "--trace", str(out / "t.json")])
+        assert code == 0
+        got[jobs] = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert got["1"] == got["2"] and json.loads(got["2"]["r.json"])["passed"]

@@ -108,7 +108,7 @@ SIDE_BY_SIDE_ROWS = 4096
 def _workers(params, n_backends: int, jobs: int | None) -> int:
     """Processes the backends run in: ``--jobs`` when given, else one per backend (at most the usable
     CPUs) for a case of :data:`SIDE_BY_SIDE_ROWS` rows or more, else one."""
-    from toolkit.harness.forked import usable_cpus
+    from toolkit.console.children import usable_cpus
 
     if jobs is not None:
         return jobs

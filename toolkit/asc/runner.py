@@ -15,6 +15,7 @@ Everything the run writes lives in a private run directory removed afterwards::
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import os
 import shlex
@@ -142,10 +143,34 @@ def _run_in(run_dir: Path, built: Built, args: list[str], deadline: Deadline, cw
                    timed_out, deadline)
 
 
+#: the one progress line of programs run side by side (:func:`programs_progress`), with each one's launches
+_SHARED_LINE: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("programs_line", default=None)
+
+
+@contextlib.contextmanager
+def programs_progress(names: list[str]):
+    """One line for the programs run inside the block at the same time (each in a thread made under a
+    copy of this context: :func:`toolkit.console.children.beside`): ``running A, B: N launch(es) done``."""
+    from toolkit.console.progress import ProgressLine
+    line = ProgressLine(None, "launch(es)")
+    line.note = "running " + ", ".join(printable(n) for n in names)
+    token = _SHARED_LINE.set((line, {}))
+    try:
+        with line.ticking() if line.enabled else contextlib.nullcontext():
+            yield
+    finally:
+        _SHARED_LINE.reset(token)
+
+
 @contextlib.contextmanager
 def _progress(built: Built, reader: Reader):
     """Records to ``reader`` as they arrive; on a terminal, after 2 s: ``running NAME: N launch(es) done,
-    elapsed``. Yields the pipe callback of :meth:`Owned.pump`."""
+    elapsed`` (or the shared line of :func:`programs_progress`). Yields the pipe callback of
+    :meth:`Owned.pump`."""
+    shared = _SHARED_LINE.get()
+    if shared is not None:
+        yield _shared_on_data(reader, *shared)
+        return
     from toolkit.console.progress import ProgressLine
     line = ProgressLine(None, "launch(es)")
     line.note = f"running {printable(built.source.name)}"
@@ -160,6 +185,15 @@ def _progress(built: Built, reader: Reader):
         return
     with line.ticking():
         yield on_data
+
+
+def _shared_on_data(reader: Reader, line, counts: dict):
+    def on_data(name: str, chunk: bytes) -> None:
+        if name == "results":
+            reader.feed(chunk)
+            counts[id(reader)] = reader.count("launch")
+            line.update(sum(counts.values()))
+    return on_data
 
 
 def _result(built: Built, code: int, out: bytes, err: bytes, reader: Reader, status: str,

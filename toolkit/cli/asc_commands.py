@@ -8,6 +8,7 @@ line with its code (README), never the program's status.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -195,7 +196,9 @@ def run_outputs(run, plan: OutputPlan) -> dict[str, Any]:
               help="absolute tolerance of the output comparison (default by dtype: bf16 6e-2, fp16 1e-3, fp32 1e-4)")
 @click.option("--advise", type=str, default=None, metavar="NAME=V1,V2,...",
               help="sweep this macro over the values for both programs and name the change that buys most")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="worker processes of the --advise sweep")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="processes: the two programs side by side (default: when two CPUs are usable; 1: one after the "
+                   "other) and the --advise sweep's workers")
 @click.option("--with", "shared", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="a source linked into both programs, e.g. the shared host main of two kernel files "
                    "(compare a_kernel.cpp b_kernel.cpp --with main.cpp); repeatable")
@@ -209,8 +212,8 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
     plan = OutputPlan({"json": json_path, "trace": trace_path, "html": html_path})
     axis = _advise_axis(advise)
     sources = [[s, *shared] if shared else s for s in (source_a, source_b)]
-    runs = [_run_one(s, include_dirs, defines, timeout, list(args), trace_path is not None, vf_fusion,
-                     timeline="html" in plan) for s in sources]
+    runs = _run_both(sources, jobs, lambda s: _run_one(s, include_dirs, defines, timeout, list(args),
+                                                       trace_path is not None, vf_fusion, timeline="html" in plan))
     _fail_on(runs)
     result = compare_json(runs[0], runs[1], atol)
     if envelope:
@@ -218,8 +221,8 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
         from toolkit.machine import load_machine
 
         def rerun(p):
-            return tuple(_run_one(s, include_dirs, defines, timeout, list(args), False, vf_fusion, perturbation=p)
-                         for s in sources)
+            return tuple(_run_both(sources, jobs, lambda s: _run_one(s, include_dirs, defines, timeout, list(args),
+                                                                     False, vf_fusion, perturbation=p)))
         result["precision_envelope"] = compare_envelope(rerun, atol, load_machine(), envelope_seeds)
         result["passed"] = result["passed"] and result["precision_envelope"]["passed"]
     if axis:
@@ -236,6 +239,19 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
                                                          + _envelope_text(result) + _advice_text(result)),
                   result["passed"])
     return next((run.exit_status for run in runs if run.exit_status), code)
+
+
+def _run_both(sources: list, jobs: int | None, run_one) -> list:
+    """``run_one(source)`` of each program: side by side (two threads, each program's build and run its own
+    children, one progress line) when ``--jobs`` allows two or, by default, two CPUs are usable; else one
+    after the other. The same runs either way."""
+    from toolkit.console.children import beside, usable_cpus
+    if (jobs if jobs is not None else usable_cpus()) < 2:
+        return [run_one(s) for s in sources]
+    from toolkit.asc.runner import programs_progress
+    names = [os.path.basename(s[0] if isinstance(s, list) else s) for s in sources]
+    with programs_progress(names):
+        return beside([lambda s=s: run_one(s) for s in sources])
 
 
 def _advise_axis(spec: str | None) -> tuple[str, list] | None:

@@ -12,6 +12,8 @@ start to end: one deadline, one way to stop it with everything it started, and n
   25 &")``) holds the program's stdout for as long as it lives. :meth:`Owned.pump` reads the pipes until
   the child itself exits (a pidfd) or the :class:`Deadline` passes; the tree is then killed and what is
   left in the pipes is read for at most a short grace period. Captured output is bounded.
+* :func:`beside` runs work made of owned children (a build, a program) in threads side by side, and on a
+  failure or an interrupt kills what the other threads still run before it raises.
 * :func:`scratch_dir` is a temp directory removed on every exit path (signals held while it is made and
   removed, so an interrupt cannot leave it half made); a compiler gets one as its ``$TMPDIR``.
 
@@ -287,6 +289,8 @@ class Owned:
         become_subreaper()
         self.limit = limit
         with held_signals(), _spawn_lock:
+            if _stopping.is_set() and threading.current_thread() is not threading.main_thread():
+                raise Stopped(f"not started (the work beside it is being stopped): {cmd[0]}")
             table = proc_table() or {}
             self._before = children_of(os.getpid(), table)
             self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -450,3 +454,57 @@ def is_disk_full(err: OSError) -> bool:
 
 __all__ = ["Deadline", "Owned", "TimedOut", "run_tool", "scratch_dir", "kill_tree", "reap",
            "become_subreaper", "proc_table", "descendants", "CAPTURE_LIMIT"]
+
+
+# -- work side by side in threads ---------------------------------------------------------------------
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity), at least 1."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class Stopped(Exception):
+    """A child was to start in a thread of :func:`beside` while its work was being stopped."""
+
+
+#: set while :func:`beside` stops its threads' work: a thread other than the main one starts no child
+_stopping = threading.Event()
+
+
+def beside(fns: list[Callable[[], object]]) -> list[object]:
+    """``fns[0]()`` in this thread and each other one in a thread of its own (under a copy of this
+    thread's context: the launch mode and such), their results in order; with one, it runs here alone.
+    Their work is owned children (a build, a program), so a thread waits in a pipe or a child's exit:
+    two programs run at the same time on two CPUs. If one fails or this thread is interrupted, every
+    child still running is killed and no thread starts another (:class:`Stopped`), the threads are
+    waited for, and the first failure in order (the interrupt first) is raised: as one after the other
+    would, once the others are stopped."""
+    if len(fns) <= 1:
+        return [fn() for fn in fns]
+    import contextvars
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(len(fns) - 1, thread_name_prefix="beside")
+    try:
+        futures = [pool.submit(contextvars.copy_context().run, fn) for fn in fns[1:]]
+        out = [fns[0]()]
+        for f in futures:
+            out.append(f.result())
+        return out
+    except BaseException:
+        _stop_others()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+        _stopping.clear()
+
+
+def _stop_others() -> None:
+    """Kill every owned child still running (this thread's are closed already) and refuse new ones."""
+    with _spawn_lock:
+        _stopping.set()
+        live = list(_live.values())
+    for owned in live:
+        owned.kill()
