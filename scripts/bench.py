@@ -46,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Callable
 
 from toolkit.cli import ArgParser, BadUsage, guarded
 from toolkit.console.outputs import OutputPlan
@@ -97,18 +98,20 @@ def _rss_bytes() -> int:
 
 
 class RssPeak:
-    """Highest resident set seen while the block runs (sampled every ``interval`` s)."""
+    """Highest resident set seen while the block runs (sampled every ``interval`` s); ``measure``: what
+    is sampled (default this process's resident set)."""
 
-    def __init__(self, interval: float = 0.005):
+    def __init__(self, interval: float = 0.005, measure: Callable[[], int] | None = None):
         self.interval, self.peak, self._stop = interval, 0, threading.Event()
+        self.measure = measure or _rss_bytes
 
     def _sample(self) -> None:
         while not self._stop.is_set():
-            self.peak = max(self.peak, _rss_bytes())
+            self.peak = max(self.peak, self.measure())
             self._stop.wait(self.interval)
 
     def __enter__(self) -> "RssPeak":
-        self.peak = _rss_bytes()
+        self.peak = self.measure()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
         return self
@@ -116,7 +119,7 @@ class RssPeak:
     def __exit__(self, *exc) -> None:
         self._stop.set()
         self._thread.join()
-        self.peak = max(self.peak, _rss_bytes())
+        self.peak = max(self.peak, self.measure())
 
 
 def child(backend: str, batch: int, seq: int) -> dict:
@@ -157,29 +160,6 @@ def _tree_pss_bytes(pid: int) -> int:
     return total
 
 
-class TreePeak(RssPeak):
-    """Highest :func:`_tree_pss_bytes` of a process tree while the block runs (every ``interval`` s)."""
-
-    def __init__(self, pid: int, interval: float = 0.02):
-        super().__init__(interval)
-        self.pid = pid
-
-    def _sample(self) -> None:
-        while not self._stop.is_set():
-            self.peak = max(self.peak, _tree_pss_bytes(self.pid))
-            self._stop.wait(self.interval)
-
-    def __enter__(self) -> "TreePeak":
-        self.peak = 0
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
-
-
 def spawn(cmd: list[str], env: dict | None = None) -> tuple[float, int, str, int]:
     """Run ``cmd`` in a fresh process (``env``: variables added): (wall seconds, its peak resident set in
     bytes, its stdout, the peak PSS of it and its workers in bytes: 0 where /proc cannot tell)."""
@@ -187,7 +167,7 @@ def spawn(cmd: list[str], env: dict | None = None) -> tuple[float, int, str, int
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, text=True,
                                 env={**os.environ, **env} if env else None)
-        with TreePeak(proc.pid) as tree:
+        with RssPeak(0.02, lambda: _tree_pss_bytes(proc.pid)) as tree:
             out = proc.stdout.read()
             proc.stdout.close()
             _, status, usage = os.wait4(proc.pid, 0)
