@@ -118,8 +118,16 @@ def _children(pid: int) -> set[int]:
     return kids
 
 
-@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_an_interrupted_side_by_side_run_leaves_no_worker(tmp_path, sig, code):
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in "ZX"
+    except (OSError, IndexError):
+        return False
+
+
+def _start_with_worker(tmp_path, sig: int) -> tuple[subprocess.Popen, set[int]]:
+    """The KV command side by side, sent ``sig`` once its worker runs: (the process, its workers)."""
     if not os.path.exists("/proc/self/stat"):
         pytest.skip("needs /proc to find the worker")
     proc = subprocess.Popen([sys.executable, "-c", MAIN["migrate-check"], KV, "--batch", "32", "--jobs", "2",
@@ -132,10 +140,38 @@ def test_an_interrupted_side_by_side_run_leaves_no_worker(tmp_path, sig, code):
         return bool(workers)
 
     interrupt_when(proc, running, sig)
+    return proc, workers
+
+
+def _gone(workers: set[int], within: float = 5.0) -> bool:
+    end = time.monotonic() + within
+    while any(_running(w) for w in workers) and time.monotonic() < end:
+        time.sleep(0.05)
+    return not any(_running(w) for w in workers)
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_side_by_side_run_leaves_no_worker(tmp_path, sig, code):
+    proc, workers = _start_with_worker(tmp_path, sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == code and err == "migrate-check: interrupted\n" and out == ""
-    assert os.listdir(tmp_path) == []
-    end = time.monotonic() + 5
-    while any(os.path.exists(f"/proc/{w}") for w in workers) and time.monotonic() < end:
-        time.sleep(0.05)
-    assert not [w for w in workers if os.path.exists(f"/proc/{w}")]
+    assert os.listdir(tmp_path) == [] and _gone(workers)
+
+
+SLEEPER = """
+import time
+from toolkit.harness.forked import Forked
+worker = Forked(lambda: time.sleep(60))
+print(worker.proc.pid, flush=True)
+worker.result()
+"""
+
+
+def test_the_worker_dies_with_a_killed_parent():
+    """A parent killed outright (no handler runs) takes its worker with it, even one that sends nothing."""
+    proc = subprocess.Popen([sys.executable, "-c", SLEEPER], stdout=subprocess.PIPE, text=True)
+    worker = int(proc.stdout.readline())
+    assert _running(worker)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert _gone({worker})

@@ -40,6 +40,7 @@ from typing import Callable, Iterable, Iterator
 from .outputs import held_signals
 
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_PDEATHSIG = 1
 #: bytes of a child's stdout / stderr the tool keeps (the rest is counted, not kept)
 CAPTURE_LIMIT = 64 << 20
 #: seconds to read what is left in the pipes once the tree is dead (a process outside the tree may hold them)
@@ -73,6 +74,17 @@ class Deadline:
     @property
     def expired(self) -> bool:
         return self.end is not None and time.monotonic() >= self.end
+
+
+def die_with_parent(parent: int) -> None:
+    """This process (a forked worker) is killed when its parent ``parent`` dies, even by SIGKILL
+    (``prctl(PR_SET_PDEATHSIG)``, Linux); a parent already gone ends it now."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(128 + signal.SIGKILL)
 
 
 def become_subreaper() -> bool:

@@ -28,7 +28,7 @@ import threading
 from contextlib import ExitStack
 from typing import Any, Callable, Mapping
 
-from toolkit.console.children import kill_tree, reap
+from toolkit.console.children import die_with_parent, kill_tree, reap
 from toolkit.console.outputs import held_signals
 from toolkit.engine.listeners import current_listener, listening
 from toolkit.machine import Machine
@@ -58,7 +58,7 @@ class Forked:
         self._msg: tuple | None = None
         listener = current_listener()
         with held_signals():                     # an interrupt now would leave a worker nobody stops
-            self.proc = ctx.Process(target=_worker, args=(fn, send), daemon=True)
+            self.proc = ctx.Process(target=_worker, args=(fn, send, os.getpid()), daemon=True)
             self.proc.start()
         send.close()
         self._reader = threading.Thread(target=self._read, args=(listener,), name="worker-pipe", daemon=True)
@@ -106,11 +106,13 @@ class Forked:
         self.close()
 
 
-def _worker(fn: Callable[[], Any], conn) -> None:
-    """The worker's body: Ctrl-C is the parent's, SIGTERM ends it at once; its finished cores and its
-    result (or exception) go through the pipe; it never returns into the parent's code."""
+def _worker(fn: Callable[[], Any], conn, parent: int) -> None:
+    """The worker's body: Ctrl-C is the parent's, SIGTERM ends it at once, so does its parent's end (even
+    a SIGKILL); its finished cores and its result (or exception) go through the pipe; it never returns
+    into the parent's code."""
     code = 0
     try:
+        die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         for name in ("SIGTERM", "SIGHUP"):
             if hasattr(signal, name):
