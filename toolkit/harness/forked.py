@@ -96,8 +96,8 @@ class Forked:
                 killed = kill_tree({self.proc.pid})
                 self.proc.join(1.0)
                 reap(killed - {self.proc.pid})
+            self._reader.join(1.0)                # the worker's end of the pipe is closed: end of file
             self._recv.close()
-        self._reader.join(1.0)
 
     def __enter__(self) -> "Forked":
         return self
@@ -163,7 +163,12 @@ def run_lineup(variants: Mapping[str, Callable[[], Run]], machine: Machine, *, w
     timed: dict[str, Timed] = {}
     timings = {}
     with ExitStack() as stack:
-        workers_ = {n: stack.enter_context(Forked(lambda n=n: job(n))) for n in away}
+        workers_ = {}
+        for n in away:
+            try:
+                workers_[n] = stack.enter_context(Forked(lambda n=n: job(n)))
+            except (OSError, AssertionError):     # no fork now (EAGAIN, ENOMEM; a daemonic process): here
+                pass
         here = {n: variants[n]() for n in names if n not in workers_}
         stage("cycle model")
         for n, run in here.items():
