@@ -162,6 +162,17 @@ def programs_progress(names: list[str]):
         _SHARED_LINE.reset(token)
 
 
+def side_by_side(jobs: list, names: list[str], workers: int | None = None) -> list:
+    """Each of ``jobs`` (functions that build and run a program, ``names`` the programs) called, their
+    results in order: side by side (:func:`toolkit.console.children.beside`, one progress line) when
+    ``workers`` (default: the usable CPUs) allows two, else one after the other. The same runs either way."""
+    from toolkit.console.children import beside, usable_cpus
+    if (workers if workers is not None else usable_cpus()) < 2 or len(jobs) < 2:
+        return [job() for job in jobs]
+    with programs_progress(names):
+        return beside(list(jobs))
+
+
 @contextlib.contextmanager
 def _progress(built: Built, reader: Reader):
     """Records to ``reader`` as they arrive; on a terminal, after 2 s: ``running NAME: N launch(es) done,

@@ -242,16 +242,10 @@ def compare_command(source_a, source_b, include_dirs, defines, timeout, json_pat
 
 
 def _run_both(sources: list, jobs: int | None, run_one) -> list:
-    """``run_one(source)`` of each program: side by side (two threads, each program's build and run its own
-    children, one progress line) when ``--jobs`` allows two or, by default, two CPUs are usable; else one
-    after the other. The same runs either way."""
-    from toolkit.console.children import beside, usable_cpus
-    if (jobs if jobs is not None else usable_cpus()) < 2:
-        return [run_one(s) for s in sources]
-    from toolkit.asc.runner import programs_progress
+    """``run_one(source)`` of each program, side by side when ``--jobs`` (default: the CPUs) allows two."""
+    from toolkit.asc.runner import side_by_side
     names = [os.path.basename(s[0] if isinstance(s, list) else s) for s in sources]
-    with programs_progress(names):
-        return beside([lambda s=s: run_one(s) for s in sources])
+    return side_by_side([lambda s=s: run_one(s) for s in sources], names, jobs)
 
 
 def _advise_axis(spec: str | None) -> tuple[str, list] | None:

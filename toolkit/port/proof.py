@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolkit.asc.build import BuildError, build, source_dir_of
-from toolkit.asc.runner import ProgramRun, run_program
+from toolkit.asc.runner import ProgramRun, run_program, side_by_side
 from toolkit.views.run_report import compare_json
 
 from .port import PortResult
@@ -36,22 +36,33 @@ class Proof:
 
 def prove(result: PortResult, original: Path, ported: Path, include_dirs: list[str], defines: list[str],
           timeout: float, atol: float | None, timeline: bool = False, args: list[str] = ()) -> Proof:
+    """Build and run the original and the port, side by side where two CPUs allow (a failure of the
+    original stops the port's run: exit 2, as before the port ran); compare and attribute."""
     original = original.resolve()
     sdir = source_dir_of(original)
-    try:
-        built_a = build(original, include_dirs, defines)
-    except BuildError as err:
-        raise ProofError(f"{original}: {err}") from None
-    run_a = run_program(built_a, list(args), timeout=timeout, keep_events=True, timeline=timeline)
-    if run_a.failure is not None:
-        raise ProofError(f"{original}: {run_a.failure}")
-    incs = [*include_dirs, str(original.parent), str(sdir / "include")]
-    defs = [*defines] if ported.parent.resolve() == original.parent else [*defines, f'SOURCE_DIR="{sdir}"']
-    try:
-        built_b = build(ported, incs, defs)
-    except BuildError as err:
-        return Proof(False, None, None, f"the port does not build: {err}")
-    run_b = run_program(built_b, list(args), timeout=timeout, keep_events=True, timeline=timeline)
+
+    def run_original() -> ProgramRun:
+        try:
+            built = build(original, include_dirs, defines)
+        except BuildError as err:
+            raise ProofError(f"{original}: {err}") from None
+        run = run_program(built, list(args), timeout=timeout, keep_events=True, timeline=timeline)
+        if run.failure is not None:
+            raise ProofError(f"{original}: {run.failure}")
+        return run
+
+    def run_port() -> ProgramRun | str:
+        incs = [*include_dirs, str(original.parent), str(sdir / "include")]
+        defs = [*defines] if ported.parent.resolve() == original.parent else [*defines, f'SOURCE_DIR="{sdir}"']
+        try:
+            built = build(ported, incs, defs)
+        except BuildError as err:
+            return f"the port does not build: {err}"
+        return run_program(built, list(args), timeout=timeout, keep_events=True, timeline=timeline)
+
+    run_a, run_b = side_by_side([run_original, run_port], [original.name, ported.name])
+    if isinstance(run_b, str):
+        return Proof(False, None, None, run_b)
     if run_b.failure is not None:
         return Proof(False, None, (run_a, run_b), f"the port failed to run: {run_b.failure}")
     cmp = compare_json(run_a, run_b, atol)
