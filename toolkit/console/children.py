@@ -465,7 +465,8 @@ def is_disk_full(err: OSError) -> bool:
 
 
 __all__ = ["Deadline", "Owned", "TimedOut", "run_tool", "scratch_dir", "kill_tree", "reap",
-           "become_subreaper", "proc_table", "descendants", "CAPTURE_LIMIT"]
+           "become_subreaper", "die_with_parent", "proc_table", "descendants", "CAPTURE_LIMIT",
+           "beside", "Stopped", "usable_cpus"]
 
 
 # -- work side by side in threads ---------------------------------------------------------------------
