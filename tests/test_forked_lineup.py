@@ -17,7 +17,9 @@ from _hostile import KV, MAIN, invoke, interrupt_when
 from test_harness import add_one, case, check, plan_of
 
 from toolkit.engine.listeners import listening
-from toolkit.harness.forked import can_fork, run_lineup
+from operators.kv_rms_norm_rope_cache import host
+from operators.kv_rms_norm_rope_cache.envelope import kv_envelope
+from toolkit.harness.forked import can_fork, forked_map, run_lineup
 from toolkit.harness.run import run_case
 from toolkit.machine import load_machine
 
@@ -89,6 +91,27 @@ def test_a_worker_that_dies_has_its_variant_run_here(machine):
     lineup = run_lineup({"v0": good["v0"], "v1": dies_away}, machine, workers=2)
     assert ran == [parent] and "v1" in lineup.timings
     assert _report(lineup) == _report(run_lineup(good, machine, workers=1))
+
+
+def test_forked_map_keeps_the_order_and_runs_a_dead_workers_job_here():
+    parent = os.getpid()
+
+    def dies_away():
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return "here"
+
+    jobs = [lambda: os.getpid() == parent, lambda: os.getpid() != parent, dies_away, lambda: os.getpid() == parent]
+    assert forked_map(jobs, workers=3) == [True, True, "here", True]       # the 4th: past the workers, here
+    assert forked_map(jobs[:1] + jobs[3:], workers=1) == [True, True]
+
+
+def test_the_kv_envelope_side_by_side_equals_one_process():
+    p = host.KvParams(batch=1, seq=16)
+    data, machine = host.load_case(p, None), load_machine()
+    one = kv_envelope(p, data, machine, ["membase", "regbase"], seeds=1, workers=1)
+    assert kv_envelope(p, data, machine, ["membase", "regbase"], seeds=1, workers=2) == one
+    assert list(one["groups"]) == ["membase", "regbase"]
 
 
 def test_kv_backends_side_by_side_give_the_same_outputs(tmp_path):

@@ -61,13 +61,13 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     machine = load_machine()
     rounds = 1 + (len(reruns(machine, envelope_seeds)) if envelope else 0)
     views = tuple(v for v, out in (("trace", "trace"), ("timeline", "html")) if out in plan)
+    workers = _workers(params, len(backends), jobs)
     with _progress(params, machine, len(backends) * rounds) as line:
         lineup = run_lineup(_backend_runs(params, case, machine, backends), machine, views=views,
-                            workers=_workers(params, len(backends), jobs),
-                            stage=lambda note: line.update(line.done, note=note))
+                            workers=workers, stage=lambda note: line.update(line.done, note=note))
         if envelope:
             line.update(line.done, note="precision envelope")
-            env = kv_envelope(params, case, machine, backends, envelope_seeds)
+            env = kv_envelope(params, case, machine, backends, envelope_seeds, workers=workers)
         del case                             # gated: the inputs and goldens are not needed any more
     runs = lineup.runs
     report = _report_json(params, lineup)

@@ -8,6 +8,7 @@ import numpy as np
 
 from toolkit.ascendc.numerics import perturbed
 from toolkit.harness.envelope import bf16_stats, envelope_json, envelope_text, reruns, worst
+from toolkit.harness.forked import forked_map
 from toolkit.machine import Machine
 
 from . import host
@@ -22,16 +23,19 @@ def backend_stats(backend: str, params: host.KvParams, data: dict[str, np.ndarra
 
 
 def kv_envelope(params: host.KvParams, data: dict[str, np.ndarray], machine: Machine, backends: list[str],
-                seeds: int | None = None, only: dict[str, int] | None = None) -> dict[str, Any]:
-    """The envelope JSON (``groups``: backend -> ``{label, outputs: {name: worst}}``)."""
+                seeds: int | None = None, only: dict[str, int] | None = None, workers: int = 1) -> dict[str, Any]:
+    """The envelope JSON (``groups``: backend -> ``{label, outputs: {name: worst}}``); ``workers`` > 1: the
+    backends' reruns side by side (:func:`toolkit.harness.forked.forked_map`)."""
     machines = reruns(machine, seeds, only)
-    groups = {}
-    for b in backends:
+
+    def group(b: str) -> dict[str, Any]:
         per = []
         for label, p in machines:
             with perturbed(p):
                 per.append((label, backend_stats(b, params, data, machine)))
-        groups[b] = {"label": host.BACKENDS[b], "outputs": worst(per)}
+        return {"label": host.BACKENDS[b], "outputs": worst(per)}
+
+    groups = dict(zip(backends, forked_map([lambda b=b: group(b) for b in backends], workers)))
     return envelope_json(machine, [label for label, _ in machines], groups, only)
 
 

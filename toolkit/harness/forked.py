@@ -134,6 +134,37 @@ def _worker(fn: Callable[[], Any], conn, parent: int) -> None:
         os._exit(code)
 
 
+def _start(stack: ExitStack, jobs: dict) -> dict:
+    """key -> the :class:`Forked` worker of ``jobs[key]`` (closed with ``stack``); a job whose worker
+    cannot start (EAGAIN, ENOMEM; a daemonic process cannot fork) is left out: it runs here."""
+    started = {}
+    for key, fn in jobs.items():
+        try:
+            started[key] = stack.enter_context(Forked(fn))
+        except (OSError, AssertionError):
+            pass
+    return started
+
+
+def forked_map(jobs: list[Callable[[], Any]], workers: int = 1) -> list[Any]:
+    """Each job's result, in order: with ``workers`` > 1 the jobs after the first (up to ``workers - 1``
+    of them) each in a worker (their results must pickle: keep them small), the rest here. A worker that
+    cannot start or dies without a result has its job run here."""
+    away = list(range(1, min(max(workers, 1), len(jobs)))) if can_fork() else []
+    out: list[Any] = [None] * len(jobs)
+    with ExitStack() as stack:
+        started = _start(stack, {k: jobs[k] for k in away})
+        for k, job in enumerate(jobs):
+            if k not in started:
+                out[k] = job()
+        for k, worker in started.items():
+            try:
+                out[k] = worker.result()
+            except WorkerDied:
+                out[k] = jobs[k]()
+    return out
+
+
 def slim(timed: Timed) -> Timed:
     """The record a worker sends: the run without its events and machine (the parent has the machine)."""
     launch = timed.run.launch
@@ -163,12 +194,7 @@ def run_lineup(variants: Mapping[str, Callable[[], Run]], machine: Machine, *, w
     timed: dict[str, Timed] = {}
     timings = {}
     with ExitStack() as stack:
-        workers_ = {}
-        for n in away:
-            try:
-                workers_[n] = stack.enter_context(Forked(lambda n=n: job(n)))
-            except (OSError, AssertionError):     # no fork now (EAGAIN, ENOMEM; a daemonic process): here
-                pass
+        workers_ = _start(stack, {n: (lambda n=n: job(n)) for n in away})
         here = {n: variants[n]() for n in names if n not in workers_}
         stage("cycle model")
         for n, run in here.items():
