@@ -33,8 +33,8 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 @force_option
 @click.option("--advise", is_flag=True, help="sweep ubFactor (every value that fits) and name the change that buys most")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
-              help="processes: the backends side by side (default: one each on a large case, as CPUs allow) "
-                   "and the --advise sweep's workers")
+              help="processes: the backends (and their --precision-envelope reruns) side by side (default: "
+                   "from 4096 rows, one each as CPUs allow; 1: one after the other) and the --advise sweep's workers")
 @click.option("--precision-envelope", "envelope", is_flag=True,
               help="rerun each backend with Div/Sqrt/Exp/Ln/Rsqrt/Reciprocal results moved within their ulp "
                    "bounds (machine file [envelope]); report the worst per output, gate on it")
