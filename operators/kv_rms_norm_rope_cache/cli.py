@@ -12,6 +12,11 @@ from toolkit.machine import load_machine
 if TYPE_CHECKING:                    # imported where used: `--help` does not load the emulator
     from toolkit.harness.lineup import Lineup
 
+#: rows (batch x num_head x seq) from which the backends run side by side by default: about 0.5 s of
+#: emulation each on the bench machine; below it a worker's fork and start cost a good part of what it saves
+SIDE_BY_SIDE_ROWS = 4096
+
+
 DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=2026, epsilon=1e-5)
 
 
@@ -34,7 +39,8 @@ DEFAULTS = dict(batch=8, num_head=1, seq=128, dv=512, dk=128, ub_factor=8, seed=
 @click.option("--advise", is_flag=True, help="sweep ubFactor (every value that fits) and name the change that buys most")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="processes: the backends (and their --precision-envelope reruns) side by side (default: "
-                   "from 4096 rows, one each as CPUs allow; 1: one after the other) and the --advise sweep's workers")
+                   f"from {SIDE_BY_SIDE_ROWS} rows, one each as CPUs allow; 1: one after the other) and the --advise "
+                   "sweep's workers")
 @click.option("--precision-envelope", "envelope", is_flag=True,
               help="rerun each backend with Div/Sqrt/Exp/Ln/Rsqrt/Reciprocal results moved within their ulp "
                    "bounds (machine file [envelope]); report the worst per output, gate on it")
@@ -98,11 +104,6 @@ def _backend_runs(params, case: dict, machine, backends: list[str]) -> dict:
         return r
 
     return {b: (lambda b=b: run(b)) for b in backends}
-
-
-#: rows (batch x num_head x seq) from which the backends run side by side by default: about 0.5 s of
-#: emulation each on the bench machine; below it a worker's fork and start cost a good part of what it saves
-SIDE_BY_SIDE_ROWS = 4096
 
 
 def _workers(params, n_backends: int, jobs: int | None) -> int:
