@@ -49,6 +49,7 @@ import time
 from typing import Callable
 
 from toolkit.cli import ArgParser, BadUsage, guarded
+from toolkit.console.children import descendants, proc_table
 from toolkit.console.outputs import OutputPlan
 
 #: (batch, seq) of each size: rows = batch * seq (the sample is 8 x 128)
@@ -146,15 +147,11 @@ def child(backend: str, batch: int, seq: int) -> dict:
 def _tree_pss_bytes(pid: int) -> int:
     """Proportional set size of ``pid`` and every process below it (shared pages counted once in all: a
     forked worker's pages it shares with the parent are not counted twice); 0 once it is gone."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
+    total = 0
+    for p in descendants([pid], proc_table() or {}):
         try:
             with open(f"/proc/{p}/smaps_rollup") as f:
                 total += next(int(line.split()[1]) for line in f if line.startswith("Pss:")) * 1024
-            for tid in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{tid}/children") as f:
-                    todo += [int(c) for c in f.read().split()]
         except (OSError, StopIteration, ValueError):
             continue
     return total

@@ -13,12 +13,14 @@ import sys
 import time
 
 import pytest
-from _hostile import KV, MAIN, invoke, interrupt_when
+from _hostile import KV, MAIN, interrupt_when, invoke
 from test_harness import add_one, case, check, plan_of
+from tests.asc_hostile_support import alive
 
-from toolkit.engine.listeners import listening
 from operators.kv_rms_norm_rope_cache import host
 from operators.kv_rms_norm_rope_cache.envelope import kv_envelope
+from toolkit.console.children import children_of, proc_table
+from toolkit.engine.listeners import listening
 from toolkit.harness.forked import can_fork, forked_map, run_lineup
 from toolkit.harness.run import run_case
 from toolkit.machine import load_machine
@@ -128,27 +130,6 @@ def test_kv_backends_side_by_side_give_the_same_outputs(tmp_path):
     assert files["1"] == files["2"] and json.loads(files["2"]["r.json"])["passed"]
 
 
-def _children(pid: int) -> set[int]:
-    kids = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        kids.add(int(entry))
-            except (OSError, IndexError, ValueError):
-                continue
-    return kids
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in "ZX"
-    except (OSError, IndexError):
-        return False
-
-
 def _start_with_worker(tmp_path, sig: int) -> tuple[subprocess.Popen, set[int]]:
     """The KV command side by side, sent ``sig`` once its worker runs: (the process, its workers)."""
     if not os.path.exists("/proc/self/stat"):
@@ -159,7 +140,7 @@ def _start_with_worker(tmp_path, sig: int) -> tuple[subprocess.Popen, set[int]]:
     workers: set[int] = set()
 
     def running() -> bool:
-        workers.update(_children(proc.pid))
+        workers.update(children_of(proc.pid, proc_table() or {}))
         return bool(workers)
 
     interrupt_when(proc, running, sig)
@@ -168,9 +149,9 @@ def _start_with_worker(tmp_path, sig: int) -> tuple[subprocess.Popen, set[int]]:
 
 def _gone(workers: set[int], within: float = 5.0) -> bool:
     end = time.monotonic() + within
-    while any(_running(w) for w in workers) and time.monotonic() < end:
+    while any(alive(w) for w in workers) and time.monotonic() < end:
         time.sleep(0.05)
-    return not any(_running(w) for w in workers)
+    return not any(alive(w) for w in workers)
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
@@ -194,7 +175,7 @@ def test_the_worker_dies_with_a_killed_parent():
     """A parent killed outright (no handler runs) takes its worker with it, even one that sends nothing."""
     proc = subprocess.Popen([sys.executable, "-c", SLEEPER], stdout=subprocess.PIPE, text=True)
     worker = int(proc.stdout.readline())
-    assert _running(worker)
+    assert alive(worker)
     proc.kill()
     proc.communicate(timeout=60)
     assert _gone({worker})

@@ -67,7 +67,7 @@ def kv_command(batch, num_head, seq, dv, dk, ub_factor, cores, seed, epsilon, ba
     machine = load_machine()
     rounds = 1 + (len(reruns(machine, envelope_seeds)) if envelope else 0)
     views = tuple(v for v, out in (("trace", "trace"), ("timeline", "html")) if out in plan)
-    workers = _workers(params, len(backends), jobs)
+    workers = _workers(host.make_tiling(params, machine).totalRows, len(backends), jobs)
     with _progress(params, machine, len(backends) * rounds) as line:
         lineup = run_lineup(_backend_runs(params, case, machine, backends), machine, views=views,
                             workers=workers, stage=lambda note: line.update(line.done, note=note))
@@ -106,14 +106,13 @@ def _backend_runs(params, case: dict, machine, backends: list[str]) -> dict:
     return {b: (lambda b=b: run(b)) for b in backends}
 
 
-def _workers(params, n_backends: int, jobs: int | None) -> int:
+def _workers(rows: int, n_backends: int, jobs: int | None) -> int:
     """Processes the backends run in: ``--jobs`` when given, else one per backend (at most the usable
-    CPUs) for a case of :data:`SIDE_BY_SIDE_ROWS` rows or more, else one."""
+    CPUs) for a case of :data:`SIDE_BY_SIDE_ROWS` rows (the tiling's totalRows) or more, else one."""
     from toolkit.console.children import usable_cpus
 
     if jobs is not None:
         return jobs
-    rows = params.batch * params.num_head * params.seq
     return min(n_backends, usable_cpus()) if rows >= SIDE_BY_SIDE_ROWS else 1
 
 

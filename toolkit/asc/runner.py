@@ -156,7 +156,7 @@ def programs_progress(names: list[str]):
     line.note = "running " + ", ".join(printable(n) for n in names)
     token = _SHARED_LINE.set((line, {}))
     try:
-        with line.ticking() if line.enabled else contextlib.nullcontext():
+        with line.ticking():                   # a line that is not shown draws nothing
             yield
     finally:
         _SHARED_LINE.reset(token)

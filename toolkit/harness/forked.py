@@ -146,22 +146,34 @@ def _start(stack: ExitStack, jobs: dict) -> dict:
     return started
 
 
+def _away(n: int, workers: int) -> range:
+    """The jobs (by place) that go to workers: those after the first, up to ``workers - 1`` of them."""
+    return range(1, min(max(workers, 1), n)) if can_fork() else range(0)
+
+
+def _collect(started: dict, here: Callable[[Any], Any]) -> dict:
+    """key -> the result of each started worker; one that died without a result: ``here(key)``."""
+    out = {}
+    for key, worker in started.items():
+        try:
+            out[key] = worker.result()
+        except WorkerDied:
+            out[key] = here(key)
+    return out
+
+
 def forked_map(jobs: list[Callable[[], Any]], workers: int = 1) -> list[Any]:
     """Each job's result, in order: with ``workers`` > 1 the jobs after the first (up to ``workers - 1``
     of them) each in a worker (their results must pickle: keep them small), the rest here. A worker that
     cannot start or dies without a result has its job run here."""
-    away = list(range(1, min(max(workers, 1), len(jobs)))) if can_fork() else []
     out: list[Any] = [None] * len(jobs)
     with ExitStack() as stack:
-        started = _start(stack, {k: jobs[k] for k in away})
+        started = _start(stack, {k: jobs[k] for k in _away(len(jobs), workers)})
         for k, job in enumerate(jobs):
             if k not in started:
                 out[k] = job()
-        for k, worker in started.items():
-            try:
-                out[k] = worker.result()
-            except WorkerDied:
-                out[k] = jobs[k]()
+        for k, got in _collect(started, lambda k: jobs[k]()).items():
+            out[k] = got
     return out
 
 
@@ -186,23 +198,23 @@ def run_lineup(variants: Mapping[str, Callable[[], Run]], machine: Machine, *, w
     timings (``trace``, ``timeline``), all the report needs."""
     names = list(variants)
     model = TimingModel(machine)
-    away = names[1:max(workers, 1)] if can_fork() else []
+    timed: dict[str, Timed] = {}
+    timings = {}
 
     def job(name: str) -> Timed:
         return slim(time_run(variants[name](), names.index(name), model, views)[1])
 
-    timed: dict[str, Timed] = {}
-    timings = {}
+    def time_here(name: str, run: Run) -> Timed:
+        timings[name], timed[name] = time_run(run, names.index(name), model)
+        return timed[name]
+
     with ExitStack() as stack:
-        workers_ = _start(stack, {n: (lambda n=n: job(n)) for n in away})
-        here = {n: variants[n]() for n in names if n not in workers_}
+        started = _start(stack, {names[k]: (lambda n=names[k]: job(n)) for k in _away(len(names), workers)})
+        here = {n: variants[n]() for n in names if n not in started}
         stage("cycle model")
         for n, run in here.items():
-            timings[n], timed[n] = time_run(run, names.index(n), model)
+            time_here(n, run)
         del here
-        for n, worker in workers_.items():
-            try:
-                timed[n] = _restore(worker.result(), machine)
-            except WorkerDied:
-                timings[n], timed[n] = time_run(variants[n](), names.index(n), model)
-    return Lineup({n: timed[n].run for n in names}, machine, timed, timings)
+        got = _collect(started, lambda n: time_here(n, variants[n]()))
+        timed.update((n, _restore(t, machine)) for n, t in got.items())
+    return Lineup({n: timed[n].run for n in names}, machine, timed, timings, model)

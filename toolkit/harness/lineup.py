@@ -55,13 +55,14 @@ def time_run(run: Run, index: int, model: TimingModel, views: Iterable[str] = ()
 
 class Lineup:
     """``runs``: variant -> :class:`Run`, each with a UB plan; timed when made, except the variants in
-    ``timed`` (timed already: by a worker, or here with their ``timings``)."""
+    ``timed`` (timed already: by a worker, or here with their ``timings``, under ``model``: the one
+    model whose VF memo the views then reuse)."""
 
     def __init__(self, runs: Mapping[str, Run], machine: Machine, timed: Mapping[str, Timed] | None = None,
-                 timings: Mapping[str, KernelTiming] | None = None):
+                 timings: Mapping[str, KernelTiming] | None = None, model: TimingModel | None = None):
         self.runs = dict(runs)
         self.machine = machine
-        self.model = TimingModel(machine)
+        self.model = model or TimingModel(machine)
         self.timings: dict[str, KernelTiming] = dict(timings or {})
         self.views: dict[str, dict[str, Any]] = {}
         self.cycles: dict[str, dict[str, Any]] = {}
